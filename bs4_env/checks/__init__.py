@@ -1,0 +1,1 @@
+"""Proofs run over the registry: solvability of every archetype through the real engine."""

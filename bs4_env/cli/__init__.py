@@ -1,0 +1,1 @@
+"""The ``bs4-env`` command."""

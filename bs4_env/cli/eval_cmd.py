@@ -1,0 +1,113 @@
+"""``bs4-env eval``: evaluate a model (or the built-in reference policy) through the engine."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from bs4_env.episode.engine import Budgets
+from bs4_env.episode.executors import EXECUTOR_KINDS, make_executor
+from bs4_env.evaluation.report import format_table
+from bs4_env.evaluation.rollout import DEFAULT_MAX_TURNS
+from bs4_env.evaluation.runner import evaluate, partial_path
+from bs4_env.evaluation.scripted import ReferencePolicy
+from bs4_env.evaluation.turns import Policy
+from bs4_env.tasks.manifest import load_manifest
+from bs4_env.tasks.model import Task
+from bs4_env.tasks.modes import MODES, DatasetConfig, build_rows
+from bs4_env.tasks.registry import default_registry
+from bs4_env.tasks.splits import SPLIT_BASES
+
+REFERENCE_MODEL = "reference-policy"
+
+
+def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", "-m", help="model name; omit to run the reference policy")
+    parser.add_argument("--base-url", help="OpenAI-compatible endpoint (default: by key found)")
+    parser.add_argument("--api-key-var", help="env var holding the API key")
+    parser.add_argument("--split", default="bench", choices=sorted(SPLIT_BASES))
+    parser.add_argument("--mode", default="all", choices=MODES)
+    parser.add_argument("--difficulty", help="comma-separated difficulties")
+    parser.add_argument("--archetypes", help="comma-separated archetype ids")
+    parser.add_argument("--num", "-n", type=int, help="number of tasks (bench: manifest prefix)")
+    parser.add_argument("--seed", type=int, help="shuffle seed for train/eval rows")
+    parser.add_argument("--concurrency", "-c", type=int, default=8)
+    parser.add_argument("--max-tokens", type=int, default=4096, help="per model turn")
+    parser.add_argument("--temperature", type=float, default=0.0)
+    parser.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
+    parser.add_argument("--max-tool-calls", type=int, default=Budgets().max_tool_calls)
+    parser.add_argument("--output", "-o", type=Path, help="results JSON path")
+    parser.add_argument("--no-resume", action="store_true", help="ignore a partial earlier run")
+    parser.add_argument("--executor", default="local", choices=EXECUTOR_KINDS, help="sandbox")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _policy_factory(args: argparse.Namespace) -> tuple[Any, str]:
+    if args.model is None:
+        registry = default_registry()
+
+        def reference(task: Task) -> Policy:
+            program = registry.reference_solution(task.archetype_id)
+            return ReferencePolicy(lambda _messages: program)
+
+        return reference, REFERENCE_MODEL
+    from bs4_env.evaluation.openai_policy import OpenAIChatPolicy, resolve_endpoint
+
+    endpoint = resolve_endpoint(args.base_url, args.api_key_var)
+    shared = OpenAIChatPolicy(args.model, endpoint, args.max_tokens, args.temperature)
+    return (lambda _task: shared), args.model
+
+
+async def _run(args: argparse.Namespace) -> int:
+    config = DatasetConfig.from_kwargs(
+        split=args.split,
+        mode=args.mode,
+        difficulty=args.difficulty,
+        archetypes=args.archetypes,
+        seed=args.seed,
+        num_examples=args.num,
+    )
+    rows = build_rows(config)
+    policy_for, model = _policy_factory(args)
+    output = args.output or Path("outputs") / f"eval-{model.replace('/', '_')}-{args.split}.json"
+    header: dict[str, Any] = {
+        "model": model,
+        "split": args.split,
+        "mode": args.mode,
+        "bench_version": load_manifest().version if args.split == "bench" else None,
+        "temperature": args.temperature,
+        "max_tokens": args.max_tokens,
+    }
+    budgets = Budgets(max_tool_calls=args.max_tool_calls)
+    try:
+        async with make_executor(args.executor) as executor:
+            results = await evaluate(
+                rows,
+                policy_for,
+                executor,
+                output,
+                header,
+                args.concurrency,
+                budgets,
+                args.max_turns,
+                resume=not args.no_resume,
+                progress=not args.quiet,
+            )
+    except Exception as error:
+        saved = partial_path(output)
+        print(
+            f"bs4-env eval: stopped by {type(error).__name__}: {error}\n"
+            f"finished rollouts are kept in {saved}; rerun the same command to resume.",
+            file=sys.stderr,
+        )
+        return 1
+    print(format_table(results))
+    print(f"\nmodel {model}  split {args.split}  n {results['n']}  -> {output}")
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    return asyncio.run(_run(args))

@@ -1,0 +1,63 @@
+"""``bs4-env``: evaluate models, list archetypes, preview tasks, prove solvability, and more."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from bs4_env.cli.catalog import cmd_list, cmd_preview
+from bs4_env.cli.doctor_cmd import cmd_doctor
+from bs4_env.cli.eval_cmd import add_eval_arguments, cmd_eval
+from bs4_env.cli.proofs import cmd_check, cmd_manifest
+from bs4_env.episode.executors import EXECUTOR_KINDS
+from bs4_env.tasks.splits import SPLIT_BASES
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bs4-env", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p_list = sub.add_parser("list", help="the archetype table")
+    p_list.add_argument("--json", action="store_true", help="machine-readable output")
+    p_list.add_argument("--markdown", action="store_true", help="the README table")
+    p_list.set_defaults(func=cmd_list)
+
+    p_prev = sub.add_parser("preview", help="prompt, page (shortened) and truth of one task")
+    p_prev.add_argument("archetype")
+    p_prev.add_argument("--seed", type=int, default=0, help="seed index within the split")
+    p_prev.add_argument("--split", default="train", choices=sorted(SPLIT_BASES))
+    p_prev.set_defaults(func=cmd_preview)
+
+    p_check = sub.add_parser("check", help="run reference solutions through the real grader")
+    p_check.add_argument("--archetype", help="one archetype id (default: all)")
+    p_check.add_argument("--split", choices=sorted(SPLIT_BASES), help="default: every split")
+    p_check.add_argument("--seeds", type=int, default=20, help="seeds per archetype and split")
+    p_check.add_argument("--executor", default="local", choices=EXECUTOR_KINDS)
+    p_check.set_defaults(func=cmd_check)
+
+    p_eval = sub.add_parser("eval", help="evaluate a model (default: the reference policy)")
+    add_eval_arguments(p_eval)
+    p_eval.set_defaults(func=cmd_eval)
+
+    p_doc = sub.add_parser("doctor", help="which sandbox isolation layers are active here")
+    p_doc.add_argument("--json", action="store_true")
+    p_doc.set_defaults(func=cmd_doctor)
+
+    p_man = sub.add_parser("manifest", help="verify (or --write) the bench manifest")
+    p_man.add_argument("--write", action="store_true", help="regenerate the committed manifest")
+    p_man.set_defaults(func=cmd_manifest)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (ValueError, KeyError, FileNotFoundError) as error:
+        print(f"bs4-env: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

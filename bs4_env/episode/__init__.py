@@ -1,0 +1,1 @@
+"""The framework-free episode engine every integration drives."""

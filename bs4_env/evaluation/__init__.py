@@ -1,0 +1,1 @@
+"""Evaluation: policies (LLM endpoints, scripted), the chat rollout loop, and reports."""

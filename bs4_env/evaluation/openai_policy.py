@@ -1,0 +1,115 @@
+"""A policy backed by any OpenAI-compatible chat-completions endpoint.
+
+Uses the ``openai`` client (connection handling) and ``tenacity`` (retries with exponential
+backoff on rate limits, timeouts, connection and 5xx errors); both come with the ``eval`` extra.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from bs4_env.evaluation.turns import AssistantTurn, Message, ToolCall
+
+KNOWN_ENDPOINTS = (
+    ("OPENROUTER_API_KEY", "https://openrouter.ai/api/v1"),
+    ("OPENAI_API_KEY", "https://api.openai.com/v1"),
+)
+
+
+class EndpointError(ValueError):
+    """No usable endpoint or key; the message says what to set."""
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    base_url: str
+    api_key: str
+
+
+def resolve_endpoint(base_url: str | None, api_key_var: str | None) -> Endpoint:
+    """Explicit ``--base-url``/``--api-key-var`` first, else OpenRouter, else OpenAI keys."""
+    if api_key_var is not None:
+        key = os.environ.get(api_key_var)
+        if not key:
+            raise EndpointError(f"environment variable {api_key_var} is not set")
+        if base_url is None:
+            known = dict(KNOWN_ENDPOINTS)
+            if api_key_var not in known:
+                raise EndpointError(f"--base-url is required with --api-key-var {api_key_var}")
+            base_url = known[api_key_var]
+        return Endpoint(base_url, key)
+    for var, url in KNOWN_ENDPOINTS:
+        if os.environ.get(var) and base_url in (None, url):
+            return Endpoint(url, os.environ[var])
+    if base_url is not None:
+        raise EndpointError(f"--api-key-var is required with --base-url {base_url}")
+    raise EndpointError(
+        "no endpoint: set OPENROUTER_API_KEY or OPENAI_API_KEY, or pass "
+        "--base-url and --api-key-var"
+    )
+
+
+class OpenAIChatPolicy:
+    """Asks the endpoint for the next turn; retries transient failures with backoff."""
+
+    def __init__(
+        self,
+        model: str,
+        endpoint: Endpoint,
+        max_tokens: int = 4096,
+        temperature: float = 0.0,
+        max_retries: int = 5,
+        timeout_s: float = 180.0,
+    ) -> None:
+        import openai
+        import tenacity
+
+        self._model = model
+        self._max_tokens = max_tokens
+        self._temperature = temperature
+        self._client = openai.AsyncOpenAI(
+            base_url=endpoint.base_url, api_key=endpoint.api_key, max_retries=0, timeout=timeout_s
+        )
+        transient = (
+            openai.APIConnectionError,
+            openai.APITimeoutError,
+            openai.RateLimitError,
+            openai.InternalServerError,
+        )
+        self._retry = tenacity.AsyncRetrying(
+            retry=tenacity.retry_if_exception_type(transient),
+            wait=tenacity.wait_exponential_jitter(initial=1, max=60),
+            stop=tenacity.stop_after_attempt(max_retries),
+            reraise=True,
+        )
+
+    async def next_turn(
+        self, messages: list[Message], tools: list[dict[str, Any]]
+    ) -> AssistantTurn:
+        async for attempt in self._retry:
+            with attempt:
+                response = await self._client.chat.completions.create(
+                    model=self._model,
+                    messages=messages,  # type: ignore[arg-type]
+                    tools=tools,  # type: ignore[arg-type]
+                    max_tokens=self._max_tokens,
+                    temperature=self._temperature,
+                )
+        choice = response.choices[0].message
+        calls = tuple(
+            ToolCall(call.id, call.function.name, call.function.arguments or "")
+            for call in choice.tool_calls or ()
+            if call.type == "function"
+        )
+        usage = response.usage
+        return AssistantTurn(
+            content=choice.content or "",
+            tool_calls=calls,
+            prompt_tokens=usage.prompt_tokens if usage else 0,
+            completion_tokens=usage.completion_tokens if usage else 0,
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()

@@ -1,0 +1,1 @@
+"""Deterministic grading: answer parsing, normalization, evidence, safety and the rubric."""

@@ -1,0 +1,122 @@
+"""Config classes: the taskset arguments (``--env.taskset.<field>``) and what they feed.
+
+Every class derives from ``vf.BaseConfig`` (``extra="forbid"``), so an unknown field is
+rejected by verifiers itself. Dataset fields are validated once more by our own
+``DatasetConfig.from_kwargs`` / ``select_archetypes`` so bad values get our messages, and the
+engine settings by ``Budgets`` and the executor registry.
+
+The engine settings (sandbox kind, pool size, budgets) are user-facing on the taskset config;
+the taskset copies them into the task config (host side: repairs and grading) and into the
+toolset config (tool server side), so there is a single source for both processes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import verifiers.v1 as vf
+from pydantic import model_validator
+
+from bs4_env.episode.engine import Budgets
+from bs4_env.episode.executors import EXECUTOR_KINDS
+from bs4_env.sandbox.base import DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_S
+from bs4_env.tasks.modes import ConfigError, DatasetConfig, select_archetypes
+
+ENGINE_FIELDS = (
+    "executor",
+    "pool_size",
+    "max_tool_calls",
+    "timeout_s",
+    "max_output_bytes",
+    "tool_scope",
+)
+DATASET_FIELDS = ("split", "mode", "difficulty", "archetypes", "seed", "num_examples")
+
+
+class EngineSettings(vf.BaseConfig):
+    """How tool calls run: the sandbox backend and the per-episode budgets."""
+
+    executor: Literal["local", "subprocess"] = "local"
+    pool_size: int | None = None
+    max_tool_calls: int = Budgets().max_tool_calls
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
+    tool_scope: Literal["shared", "rollout"] = "shared"
+    """``shared``: one tool server per worker (default, fast); ``rollout``: one per rollout."""
+
+    @model_validator(mode="after")
+    def _check(self) -> EngineSettings:
+        if self.executor not in EXECUTOR_KINDS:
+            raise ConfigError(f"executor must be one of {list(EXECUTOR_KINDS)}")
+        if self.pool_size is not None and self.pool_size < 1:
+            raise ConfigError(f"pool_size must be >= 1, got {self.pool_size}")
+        self.budgets()  # raises ValueError with the offending values
+        return self
+
+    def budgets(self) -> Budgets:
+        return Budgets(
+            max_tool_calls=self.max_tool_calls,
+            timeout_s=self.timeout_s,
+            max_output_bytes=self.max_output_bytes,
+        )
+
+
+class BS4TaskConfig(vf.TaskConfig):
+    """Per-task config. ``engine`` is filled in from the taskset's top-level fields."""
+
+    engine: EngineSettings = EngineSettings()
+
+
+class BS4ToolsetConfig(vf.SharedToolsetConfig):
+    """Config of the shared tool server (one process per environment worker)."""
+
+    engine: EngineSettings = EngineSettings()
+
+
+class BS4RolloutToolsetConfig(vf.ToolsetConfig):
+    """Config of the per-rollout tool server (one process per rollout; slower, see README)."""
+
+    engine: EngineSettings = EngineSettings()
+
+
+class BS4TasksetConfig(vf.TasksetConfig):
+    """``vf-eval beautiful-soup-env --env.taskset.<field> VALUE`` (or ``[env.taskset]`` in TOML)."""
+
+    # Which tasks (the same arguments as ``bs4-env eval`` / ``DatasetConfig``).
+    split: str = "train"
+    mode: str = "all"
+    difficulty: str | list[str] | None = None
+    archetypes: str | list[str] | None = None
+    seed: int | None = None
+    num_examples: int | None = None
+    # How tool calls run.
+    executor: Literal["local", "subprocess"] = "local"
+    pool_size: int | None = None
+    max_tool_calls: int = Budgets().max_tool_calls
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
+    tool_scope: Literal["shared", "rollout"] = "shared"
+
+    task: BS4TaskConfig = BS4TaskConfig()
+    tools: BS4ToolsetConfig = BS4ToolsetConfig()
+
+    @model_validator(mode="after")
+    def _validate_and_propagate(self) -> BS4TasksetConfig:
+        self.dataset_config()
+        engine = EngineSettings(**{name: getattr(self, name) for name in ENGINE_FIELDS})
+        for name, sub in (("task", self.task), ("tools", self.tools)):
+            if "engine" in sub.model_fields_set and sub.engine != engine:
+                raise ConfigError(
+                    f"set the engine settings on the taskset ({', '.join(ENGINE_FIELDS)}), "
+                    f"not on taskset.{name}.engine"
+                )
+        self.task = self.task.model_copy(update={"engine": engine})
+        self.tools = self.tools.model_copy(update={"engine": engine})
+        return self
+
+    def dataset_config(self) -> DatasetConfig:
+        """Our dataset selection; raises ``ConfigError`` with the valid values."""
+        kwargs: dict[str, Any] = {name: getattr(self, name) for name in DATASET_FIELDS}
+        config = DatasetConfig.from_kwargs(**kwargs)
+        select_archetypes(config)
+        return config

@@ -1,0 +1,1 @@
+"""Executors that run model-written BeautifulSoup code over a task page."""

@@ -1,0 +1,84 @@
+"""``doctor()``: which isolation layers are really active here, probed from a sandbox child.
+
+The worker reports what it set up; a probe program then runs through the executor like
+any model program and tries each boundary for real. A layer counts as active only if the
+worker says so and the probe agrees. ``bs4-env doctor`` prints the result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from bs4_env.sandbox.base import ExecRequest
+from bs4_env.sandbox.isolation import PROJECT_ROOT, LayerStatus
+from bs4_env.sandbox.local_backend import LocalExecutor
+
+_PROBE = r"""
+import json, os, resource, socket
+found = {}
+def blocked(fn):
+    try:
+        fn()
+    except Exception as error:
+        return True
+    return False
+lines = open("/proc/self/status").read().splitlines()
+status = dict(line.split(":\t", 1) for line in lines if ":\t" in line)
+found["network-namespace"] = blocked(lambda: socket.create_connection(("127.0.0.1", 9), 1))
+found["pid-namespace"] = os.getppid() == 1 and os.getpid() < 1000
+# stat() is not subject to Landlock, so a missing file here means the mount hides it.
+found["mount-namespace"] = not os.path.exists(os.path.join(PROJECT, "pyproject.toml"))
+found["private-tmp"] = os.getcwd().startswith("/tmp/call-")
+found["private-tmp"] &= blocked(lambda: os.listdir("/tmp"))
+safe = {"PATH", "LANG", "PYTHONIOENCODING", "HOME", "TMPDIR"}
+found["scrubbed-env"] = set(os.environ) <= safe
+found["rlimits"] = resource.getrlimit(resource.RLIMIT_AS)[0] > 0
+found["rlimits"] &= resource.getrlimit(resource.RLIMIT_CORE) == (0, 0)
+found["uid-drop"] = os.getuid() != 0 and os.getgid() != 0 and not os.getgroups()
+found["no-new-privs"] = status.get("NoNewPrivs", "").strip() == "1"
+found["landlock"] = blocked(lambda: os.listdir("/sys"))
+found["landlock"] &= blocked(lambda: open("/etc/_probe", "w"))
+found["seccomp"] = status.get("Seccomp", "").strip() == "2"
+found["seccomp"] &= blocked(lambda: socket.socket(socket.AF_UNIX))
+print(json.dumps(found))
+"""
+
+
+async def adoctor(executor: LocalExecutor | None = None) -> list[LayerStatus]:
+    """Probe the layers with ``executor`` (or a temporary one-worker executor)."""
+    owned = executor is None
+    sandbox = executor if executor is not None else LocalExecutor(pool_size=1)
+    try:
+        await sandbox.start()
+        code = f"PROJECT = {PROJECT_ROOT!r}\n{_PROBE}"
+        result = await sandbox.run(ExecRequest(code=code, html="<html></html>", timeout_s=10))
+        reported = sandbox.layers
+    finally:
+        if owned:
+            await sandbox.aclose()
+    if not result.ok:
+        why = result.infra_error or result.stderr[-500:] or f"exit {result.exit_code}"
+        return [LayerStatus(layer.name, False, f"probe failed: {why}") for layer in reported]
+    found: dict[str, bool] = json.loads(result.stdout)
+    statuses = []
+    for layer in reported:
+        verified = found.get(layer.name)
+        if layer.active and verified is False:
+            statuses.append(
+                LayerStatus(layer.name, False, f"reported active, probe disagrees: {layer.detail}")
+            )
+        else:
+            note = " (verified by probe)" if verified else ""
+            statuses.append(LayerStatus(layer.name, layer.active, layer.detail + note))
+    return statuses
+
+
+def doctor() -> list[LayerStatus]:
+    """Synchronous ``adoctor`` for the CLI; call ``adoctor`` from inside an event loop."""
+    return asyncio.run(adoctor())
+
+
+if __name__ == "__main__":
+    for status in doctor():
+        print(f"{'ACTIVE  ' if status.active else 'INACTIVE'} {status.name:18} {status.detail}")

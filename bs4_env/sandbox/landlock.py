@@ -1,0 +1,97 @@
+"""Landlock (Linux >= 5.13) filesystem, TCP and scope restriction through raw syscalls.
+
+Landlock is an allow-list enforced by the kernel on the calling process and everything it
+later spawns: model code may read the interpreter and its libraries, read and write its own
+temp directory, and nothing else; on ABI >= 4 it may not bind or connect TCP sockets, and on
+ABI >= 6 it may not signal processes or reach abstract Unix sockets outside its domain.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+from bs4_env.sandbox.syscalls import syscall
+
+_CREATE_RULESET = 444  # the same number on every architecture (generic syscall table)
+_ADD_RULE = 445
+_RESTRICT_SELF = 446
+_CREATE_RULESET_VERSION = 1
+_RULE_PATH_BENEATH = 1
+
+EXECUTE, WRITE_FILE, READ_FILE, READ_DIR = 1, 2, 4, 8
+_ABI1_ALL = (1 << 13) - 1
+_REFER, _TRUNCATE, _IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
+_FILE_ONLY = EXECUTE | WRITE_FILE | READ_FILE | _TRUNCATE | _IOCTL_DEV
+_NET_ALL = 1 | 2  # BIND_TCP | CONNECT_TCP
+_SCOPE_ALL = 1 | 2  # ABSTRACT_UNIX_SOCKET | SIGNAL
+
+
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = (
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    )
+
+
+class _PathBeneathAttr(ctypes.Structure):
+    _pack_ = 1  # the kernel struct is __attribute__((packed))
+    _fields_ = (("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32))
+
+
+def abi_version() -> int:
+    """The kernel's Landlock ABI version, or 0 when Landlock is unavailable or disabled."""
+    try:
+        return syscall(_CREATE_RULESET, 0, 0, _CREATE_RULESET_VERSION)
+    except OSError:
+        return 0
+
+
+def _handled_fs(abi: int) -> int:
+    rights = _ABI1_ALL
+    if abi >= 2:
+        rights |= _REFER
+    if abi >= 3:
+        rights |= _TRUNCATE
+    if abi >= 5:
+        rights |= _IOCTL_DEV
+    return rights
+
+
+def restrict(read_paths: list[str], write_paths: list[str], abi: int) -> None:
+    """Confine this process to reading ``read_paths`` and fully using ``write_paths``.
+
+    Paths that do not exist are skipped (a missing /lib64 is not an error). Requires
+    no_new_privs or CAP_SYS_ADMIN. Raises ``OSError`` when the kernel refuses.
+    """
+    if abi < 1:
+        raise OSError("landlock unavailable")
+    handled = _handled_fs(abi)
+    attr = _RulesetAttr(handled, _NET_ALL if abi >= 4 else 0, _SCOPE_ALL if abi >= 6 else 0)
+    size = 8 if abi < 4 else (16 if abi < 6 else 24)
+    ruleset_fd = syscall(_CREATE_RULESET, ctypes.addressof(attr), size, 0)
+    try:
+        read_rights = EXECUTE | READ_FILE | READ_DIR
+        for path, rights in [(p, read_rights) for p in read_paths] + [
+            (p, handled) for p in write_paths
+        ]:
+            _add_path_rule(ruleset_fd, path, rights)
+        syscall(_RESTRICT_SELF, ruleset_fd, 0)
+    finally:
+        os.close(ruleset_fd)
+
+
+def _add_path_rule(ruleset_fd: int, path: str, rights: int) -> None:
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return
+    try:
+        if not os.path.isdir(path):
+            # Non-directory rules may only carry file rights; the kernel rejects the rest.
+            rights &= _FILE_ONLY
+        rule = _PathBeneathAttr(rights, fd)
+        syscall(_ADD_RULE, ruleset_fd, _RULE_PATH_BENEATH, ctypes.addressof(rule), 0)
+    finally:
+        os.close(fd)

@@ -1,0 +1,91 @@
+"""Child-side program execution shared by ``runner.py`` and the warm pool's forked children.
+
+One implementation of what the model's code sees (``HTML``, ``QUERY``, ``make_soup``), how
+BeautifulSoup parses are counted, and how tracebacks are trimmed, so every backend grades
+the same program the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import linecache
+import os
+import sys
+import traceback
+from typing import Any
+
+import bs4
+
+PARSERS = ("html.parser", "lxml", "html5lib")
+MODEL_FILENAME = "<model-code>"
+
+
+def _install_parse_counter() -> list[int]:
+    """Wrap ``BeautifulSoup.__init__`` so every tree the program builds is counted."""
+    parses = [0]
+    original_init = bs4.BeautifulSoup.__init__
+
+    def counting_init(self: bs4.BeautifulSoup, *args: Any, **kwargs: Any) -> None:
+        original_init(self, *args, **kwargs)
+        parses[0] += 1
+
+    bs4.BeautifulSoup.__init__ = counting_init  # type: ignore[method-assign]
+    return parses
+
+
+def _exit_status(stop: SystemExit) -> int:
+    if isinstance(stop.code, int):
+        return stop.code
+    if stop.code is not None:
+        # sys.exit("message") prints the message like the interpreter would.
+        print(stop.code, file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_program(code: str, html: str, query: str, report_fd: int) -> int:
+    """Run ``code`` as ``__main__`` over ``html``; write the parse count to ``report_fd``.
+
+    Returns the exit status the program would have had as a script.
+    """
+    parses = _install_parse_counter()
+
+    def make_soup(parser: str = "html.parser") -> bs4.BeautifulSoup:
+        """Parse the current page with 'html.parser', 'lxml' or 'html5lib'."""
+        if parser not in PARSERS:
+            raise ValueError(f"parser must be one of {PARSERS}, got {parser!r}")
+        return bs4.BeautifulSoup(html, parser)
+
+    namespace: dict[str, Any] = {"__name__": "__main__", "HTML": html, "QUERY": query}
+    namespace["make_soup"] = make_soup
+    # Registering the source lets tracebacks show the model's own lines.
+    linecache.cache[MODEL_FILENAME] = (len(code), None, code.splitlines(True), MODEL_FILENAME)
+    status = 0
+    try:
+        exec(compile(code, MODEL_FILENAME, "exec"), namespace)
+    except SystemExit as stop:
+        status = _exit_status(stop)
+    except BaseException as error:  # the model's own error is reported as a traceback
+        # Drop this function's frame so the traceback starts in the model's code.
+        tb = error.__traceback__.tb_next if error.__traceback__ else None
+        traceback.print_exception(type(error), error, tb)
+        status = 1
+    finally:
+        _flush_std_streams()
+        try:
+            os.write(report_fd, json.dumps({"soup_parses": parses[0]}).encode())
+        except OSError as error:
+            # The report pipe is the supervisor's; if it is gone the parse count is lost,
+            # which the supervisor sees as a missing report. Say so on stderr.
+            print(f"[sandbox] could not write report: {error}", file=sys.__stderr__)
+    return status
+
+
+def _flush_std_streams() -> None:
+    """Flush stdout/stderr; a program may have closed or replaced them."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError) as error:
+            # The model closed or broke its own stream; its output is what it is.
+            print(f"[sandbox] flush failed: {error!r}", file=sys.__stderr__)

@@ -1,0 +1,95 @@
+"""Thin ctypes wrappers for the Linux calls Python 3.11 lacks (unshare, mount, prctl).
+
+``os.unshare`` only exists from Python 3.12, and ``mount``/``prctl`` never did; the sandbox
+needs them before any model code runs, so they go straight to libc.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+CLONE_NEWCGROUP = 0x02000000
+
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8
+MS_REMOUNT = 32
+MS_BIND = 4096
+MS_MOVE = 8192
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+MNT_DETACH = 2
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_SET_SECCOMP = 22
+PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
+PR_GET_NO_NEW_PRIVS = 39
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+_libc.prctl.argtypes = [
+    ctypes.c_int,
+    ctypes.c_ulong,
+    ctypes.c_ulong,
+    ctypes.c_ulong,
+    ctypes.c_ulong,
+]
+_libc.mount.argtypes = [
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+    ctypes.c_ulong,
+    ctypes.c_char_p,
+]
+_libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
+_libc.unshare.argtypes = [ctypes.c_int]
+
+
+def _check(result: int, what: str) -> int:
+    if result < 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"{what}: {os.strerror(errno)}")
+    return result
+
+
+def _b(value: str | None) -> bytes | None:
+    return None if value is None else os.fsencode(value)
+
+
+def unshare(flags: int) -> None:
+    """Move this process into new namespaces (``unshare(2)``)."""
+    _check(_libc.unshare(flags), f"unshare({flags:#x})")
+
+
+def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str = "") -> None:
+    """``mount(2)``; raises ``OSError`` naming the target on failure."""
+    result = _libc.mount(_b(source), _b(target), _b(fstype), flags, _b(data) if data else None)
+    _check(result, f"mount {target}")
+
+
+def umount(target: str) -> None:
+    """Lazily detach a mount (``umount2(MNT_DETACH)``)."""
+    _check(_libc.umount2(_b(target), MNT_DETACH), f"umount {target}")
+
+
+def prctl(option: int, arg2: int = 0, arg3: int = 0, arg4: int = 0, arg5: int = 0) -> int:
+    """``prctl(2)``."""
+    return _check(_libc.prctl(option, arg2, arg3, arg4, arg5), f"prctl({option})")
+
+
+def syscall(number: int, *args: int) -> int:
+    """A raw system call; raises ``OSError`` on a negative result."""
+    # Variadic: without explicit c_long every int would be passed as a 32-bit int, which
+    # truncates pointers.
+    result = _libc.syscall(ctypes.c_long(number), *(ctypes.c_long(a) for a in args))
+    return _check(int(result), f"syscall({number})")

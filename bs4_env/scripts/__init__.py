@@ -1,0 +1,1 @@
+"""Runnable scripts shipped with the package."""

@@ -1,0 +1,1 @@
+"""Task model, seeded archetype generators, registry and splits."""

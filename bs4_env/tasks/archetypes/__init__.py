@@ -1,0 +1,1 @@
+"""Archetype generators, one module per archetype, grouped by category."""

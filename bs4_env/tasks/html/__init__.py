@@ -1,0 +1,1 @@
+"""Building blocks for realistic pages: content pools, page chrome, noise and decoys."""

@@ -1,0 +1,136 @@
+"""The immutable task record and the metadata every archetype declares."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from random import Random
+from types import MappingProxyType
+from typing import Any, TypeAlias
+
+JSONValue: TypeAlias = Any
+"""A value that round-trips through ``json.dumps``/``json.loads`` unchanged."""
+
+
+class Category(StrEnum):
+    CORE = "core"
+    TABLES = "tables"
+    FORMS = "forms"
+    TRAVERSAL = "traversal"
+    GOTCHAS = "gotchas"
+    MALFORMED = "malformed"
+    STRUCTURED = "structured"
+    I18N = "i18n"
+    MULTIPAGE = "multipage"
+    LIMITATION = "limitation"
+
+
+class Difficulty(StrEnum):
+    PRIMER = "primer"
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+DIFFICULTY_RANK: Mapping[Difficulty, int] = MappingProxyType(
+    {Difficulty.PRIMER: 0, Difficulty.EASY: 1, Difficulty.MEDIUM: 2, Difficulty.HARD: 3}
+)
+
+
+class LimitReason(StrEnum):
+    """Why a page cannot be extracted statically. The same list is shown on every task."""
+
+    JS_RENDERED = "js_rendered"
+    CANVAS_TEXT = "canvas_text"
+    IMAGE_TEXT = "image_text"
+    PDF_EMBED = "pdf_embed"
+    BOT_WALL = "bot_wall"
+
+
+@dataclass(frozen=True)
+class Normalization:
+    """How an answer is compared with the truth; each archetype declares its own."""
+
+    collapse_whitespace: bool = True
+    unicode_nfc: bool = True
+    casefold: bool = False
+    unordered_lists: bool = False
+
+
+@dataclass(frozen=True)
+class LimitationInfo:
+    """For unsolvable tasks: accepted reasons and tokens that locate the blocking element.
+
+    Each evidence token is a distinctive, seed-random string (an element id, a script or
+    image URL) that appears only on the element that makes extraction impossible, so citing
+    evidence requires having looked at that element.
+    """
+
+    reasons: tuple[LimitReason, ...]
+    evidence_tokens: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Generated:
+    """What an archetype generator returns for one seed."""
+
+    html: str
+    query: str
+    truth: JSONValue
+    query_template: str
+    pages: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    start_url: str = "https://shop.example/"
+    limitation: LimitationInfo | None = None
+    secrets: tuple[str, ...] = ()
+    answer_schema: str | None = None
+    """Overrides the archetype's ``answer_schema`` for archetypes whose requests vary in shape."""
+
+
+@dataclass(frozen=True)
+class ArchetypeSpec:
+    """Registered metadata and generator of one archetype."""
+
+    id: str
+    category: Category
+    difficulty: Difficulty
+    solvable: bool
+    version: int
+    description: str
+    answer_schema: str
+    generate: Callable[[Random], Generated]
+    normalization: Normalization = Normalization()
+    phase: str = "mvp"
+    free_tool_calls: int = 3
+
+
+@dataclass(frozen=True)
+class Task:
+    """One fully generated task. The truth stays on the host; only the prompt leaves it."""
+
+    archetype_id: str
+    seed: int
+    split: str
+    html: str
+    pages: Mapping[str, str]
+    start_url: str
+    query: str
+    query_template: str
+    answer_schema: str
+    normalization: Normalization
+    truth: JSONValue
+    solvable: bool
+    limitation: LimitationInfo | None
+    secrets: tuple[str, ...]
+    difficulty: Difficulty
+    category: Category
+    generator_version: int
+    free_tool_calls: int
+
+    @property
+    def is_multipage(self) -> bool:
+        return len(self.pages) > 1
+
+    def page(self, url: str) -> str:
+        """The HTML of a linked page; raises KeyError for an unknown URL."""
+        return self.pages[url]

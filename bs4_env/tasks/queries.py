@@ -1,0 +1,65 @@
+"""Query templates shared by solvable archetypes and their limitation twins.
+
+A limitation task must read exactly like a solvable one: each limitation archetype builds
+its request with the same template (same id, same wording, same answer schema) as a
+solvable twin, so nothing in the prompt reveals whether the page can be extracted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Query:
+    template: str
+    text: str
+    answer_schema: str
+
+
+PRICE_SCHEMA = 'a string, the price exactly as displayed (e.g. "$12.50")'
+TABLE_DICTS_SCHEMA = "a list of objects, one per body row, keyed by the exact header texts"
+COLUMN_SCHEMA = "a list of strings, the column's cell texts from top to bottom"
+PHONE_SCHEMA = "a string, the phone number exactly as displayed"
+
+
+def featured_price(product: str) -> Query:
+    """The current (not old, not related-item) price of one named product."""
+    return Query(
+        template="featured_price",
+        text=(
+            f'What is the current price of the featured product "{product}"? Ignore crossed-out '
+            "old prices and prices of related or recommended items."
+        ),
+        answer_schema=PRICE_SCHEMA,
+    )
+
+
+def table_as_dicts(caption: str) -> Query:
+    return Query(
+        template="table_as_dicts",
+        text=(
+            f'Extract the table titled "{caption}" as a list of row objects keyed by its column '
+            "headers. Keep the cell texts as displayed (trimmed)."
+        ),
+        answer_schema=TABLE_DICTS_SCHEMA,
+    )
+
+
+def column_by_header(caption: str, header: str) -> Query:
+    return Query(
+        template="column_by_header",
+        text=(
+            f'From the table titled "{caption}", return every value in the "{header}" column, '
+            "in row order (body rows only, no header or footer rows)."
+        ),
+        answer_schema=COLUMN_SCHEMA,
+    )
+
+
+def contact_phone(store: str) -> Query:
+    return Query(
+        template="contact_phone",
+        text=f'What is the customer-service phone number of the store "{store}"?',
+        answer_schema=PHONE_SCHEMA,
+    )

@@ -1,0 +1,1 @@
+"""Tool-call helpers shared by the agent tools (argument repair)."""

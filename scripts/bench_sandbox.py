@@ -1,0 +1,191 @@
+"""Benchmark the sandbox backends: latency, concurrency, and resource stability.
+
+Compares, on a small page and a ~75 KB page: (a) the program exec'd in this process with bs4
+pre-imported (the floor), (b) a fresh ``python`` per call (``SubprocessExecutor``), (c) the
+warm fork-server pool (``LocalExecutor``). Reports wall-clock p50/p95 and CPU per call (the
+CPU figure is robust to a loaded machine; wall clock is not). Then 64 concurrent calls
+(throughput and the event loop's longest stall) and N calls in a row (processes, fds, RSS).
+Prints figures only; it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import io
+import os
+import resource
+import statistics
+import time
+from pathlib import Path
+
+import bs4
+
+from bs4_env.sandbox.base import ExecRequest, Executor
+from bs4_env.sandbox.local_backend import LocalExecutor
+from bs4_env.sandbox.subprocess_backend import SubprocessExecutor
+
+CODE = "print(make_soup().title.string)"
+SMALL = "<html><head><title>Hello</title></head><body><p class='x'>hi</p></body></html>"
+ROW = "<tr><td class='name'>Item {i}</td><td class='price'>${i}.99</td><td>in stock</td></tr>"
+LARGE = (
+    "<html><head><title>Catalog</title></head><body><table>"
+    + "".join(ROW.format(i=i) for i in range(900))
+    + "</table></body></html>"
+)
+CLK = os.sysconf("SC_CLK_TCK")
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def in_process(html: str, samples: int) -> tuple[list[float], float]:
+    """The floor: compile and exec the same program here, bs4 already imported."""
+    times, cpu0 = [], time.process_time()
+    for _ in range(samples):
+        started = time.perf_counter()
+        namespace = {"__name__": "__main__", "HTML": html, "QUERY": ""}
+        namespace["make_soup"] = lambda parser="html.parser": bs4.BeautifulSoup(html, parser)
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(CODE, "<model-code>", "exec"), namespace)
+        times.append(time.perf_counter() - started)
+    return times, (time.process_time() - cpu0) / samples
+
+
+def _tree_cpu(pids: list[int]) -> float:
+    """CPU seconds of processes including their reaped children (utime+stime+cutime+cstime)."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(f) for f in fields[11:15])
+    return total / CLK
+
+
+def descendants(root: int) -> list[int]:
+    found, stack = [], [root]
+    while stack:
+        pid = stack.pop()
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                kids = [int(k) for k in (task / "children").read_text().split()]
+                found.extend(kids)
+                stack.extend(kids)
+    return found
+
+
+async def timed_calls(executor: Executor, html: str, samples: int) -> tuple[list[float], float]:
+    """Sequential calls; CPU per call counts this process, the workers and their children."""
+    request = ExecRequest(CODE, html)
+    result = await executor.run(request)  # warm-up (and page cache fill)
+    if not result.ok:
+        raise RuntimeError(f"benchmark call failed: {result}")
+    tree = descendants(os.getpid())
+    cpu0 = time.process_time() + _tree_cpu(tree) + _reaped_cpu()
+    times = []
+    for _ in range(samples):
+        started = time.perf_counter()
+        await executor.run(request)
+        times.append(time.perf_counter() - started)
+    cpu1 = time.process_time() + _tree_cpu(tree) + _reaped_cpu()
+    return times, (cpu1 - cpu0) / samples
+
+
+def _reaped_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def concurrency(executor: LocalExecutor, calls: int) -> tuple[float, float, int]:
+    stall, stop = 0.0, asyncio.Event()
+
+    async def ticker() -> None:
+        nonlocal stall
+        last = time.perf_counter()
+        while not stop.is_set():
+            await asyncio.sleep(0.001)
+            now = time.perf_counter()
+            stall = max(stall, now - last - 0.001)
+            last = now
+
+    tick = asyncio.ensure_future(ticker())
+    started = time.perf_counter()
+    pages = [SMALL if i % 2 else LARGE for i in range(calls)]
+    results = await asyncio.gather(*(executor.run(ExecRequest(CODE, p)) for p in pages))
+    elapsed = time.perf_counter() - started
+    stop.set()
+    await tick
+    return calls / elapsed, stall, sum(r.ok for r in results)
+
+
+def footprint() -> tuple[int, int, float]:
+    """Processes, open fds and RSS (MiB) of this process and all its descendants."""
+    pids = [os.getpid(), *descendants(os.getpid())]
+    fds, rss = 0, 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fds += len(os.listdir(f"/proc/{pid}/fd"))
+            rss += int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+    return len(pids), fds, rss * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--calls", type=int, default=10_000, help="calls in the soak run")
+    parser.add_argument("--samples", type=int, default=200, help="latency samples per case")
+    parser.add_argument("--naive-samples", type=int, default=30, help="samples for (b)")
+    parser.add_argument("--pool-size", type=int, default=4)
+    parser.add_argument("--concurrent", type=int, default=64)
+    args = parser.parse_args()
+    print(f"load average before: {os.getloadavg()}  cores: {os.cpu_count()}")
+    naive = SubprocessExecutor()
+    async with LocalExecutor(pool_size=args.pool_size) as warm:
+        assert isinstance(warm, LocalExecutor)
+        await warm.start()
+        print(f"{'page':>8} {'backend':<22} {'p50 ms':>8} {'p95 ms':>8} {'CPU ms/call':>12}")
+        for label, html in (("small", SMALL), ("75KB", LARGE)):
+            floor, floor_cpu = in_process(html, args.samples)
+            slow, slow_cpu = await timed_calls(naive, html, args.naive_samples)
+            fast, fast_cpu = await timed_calls(warm, html, args.samples)
+            rows = (("(a) in-process floor", floor, floor_cpu), ("(b) subprocess/call", slow,
+                    slow_cpu), ("(c) LocalExecutor", fast, fast_cpu))  # fmt: skip
+            for name, times, cpu in rows:
+                print(
+                    f"{label:>8} {name:<22} {pct(times, 0.5) * 1e3:8.2f} "
+                    f"{pct(times, 0.95) * 1e3:8.2f} {cpu * 1e3:12.2f}"
+                )
+            overhead = (statistics.median(fast) - statistics.median(floor)) * 1e3
+            print(
+                f"{label:>8} overhead over floor: p50 {overhead:.2f} ms, "
+                f"CPU {(fast_cpu - floor_cpu) * 1e3:.2f} ms; speedup vs naive: "
+                f"p50 {statistics.median(slow) / statistics.median(fast):.1f}x, "
+                f"CPU {slow_cpu / fast_cpu:.1f}x"
+            )
+        rate, stall, ok = await concurrency(warm, args.concurrent)
+        print(
+            f"{args.concurrent} concurrent calls: {ok} ok, {rate:.1f} calls/s, "
+            f"longest event-loop stall {stall * 1e3:.1f} ms"
+        )
+        before = footprint()
+        request = ExecRequest(CODE, SMALL)
+        started = time.perf_counter()
+        failures = 0
+        for _ in range(args.calls):
+            failures += not (await warm.run(request)).ok
+        elapsed = time.perf_counter() - started
+        after = footprint()
+        print(
+            f"{args.calls} calls in a row: {elapsed:.1f} s ({args.calls / elapsed:.0f}/s), "
+            f"{failures} failures"
+        )
+        for name, b, a in zip(("processes", "open fds", "RSS MiB"), before, after, strict=True):
+            print(f"  {name:<10} start {b:>8.1f}  end {a:>8.1f}")
+    print(f"after aclose: {len(descendants(os.getpid()))} descendant processes")
+    print(f"load average after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,239 @@
+"""A loopback OpenAI-compatible chat-completions server that plays our scripted policies.
+
+The requested model name picks the policy (``reference``, ``abstain``, ``malformed``,
+``nocode``); the task is found from the user prompt text among the rows the server was
+given. Policies decide from the message list alone, so a framework driving this endpoint
+replays exactly the transcript ``run_rollout`` produces with the same policy.
+
+Streaming (SSE, with a final usage chunk when ``stream_options.include_usage``) and
+non-streaming responses are both supported. Run standalone with
+``python tests/e2e/scripted_server.py --port 8765 --split bench`` or use ``ScriptedServer``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import threading
+import time
+import uuid
+from collections.abc import Iterable, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from bs4_env.episode.prompt import user_prompt
+from bs4_env.evaluation.scripted import (
+    AbstainPolicy,
+    MalformedThenReferencePolicy,
+    NoCodePolicy,
+    ReferencePolicy,
+)
+from bs4_env.evaluation.turns import AssistantTurn, Message, Policy
+from bs4_env.tasks.model import Task
+from bs4_env.tasks.modes import DatasetConfig, build_rows
+from bs4_env.tasks.registry import build_task, default_registry
+from bs4_env.tasks.splits import Row
+
+POLICY_NAMES = ("reference", "abstain", "malformed", "nocode")
+
+
+def policy_for(name: str, task: Task) -> Policy:
+    """The scripted policy ``name`` for ``task`` (the same objects the engine path uses)."""
+    registry = default_registry()
+    if name == "reference":
+        program = registry.reference_solution(task.archetype_id)
+        return ReferencePolicy(lambda _messages: program)
+    if name == "malformed":
+        program = registry.reference_solution(task.archetype_id)
+        return MalformedThenReferencePolicy(lambda _messages: program)
+    if name == "abstain":
+        return AbstainPolicy()
+    if name == "nocode":
+        return NoCodePolicy(lambda _messages: task.truth)
+    raise ValueError(f"unknown scripted model {name!r}; valid: {list(POLICY_NAMES)}")
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return "" if content is None else str(content)
+
+
+def normalize(messages: Iterable[dict[str, Any]]) -> list[Message]:
+    """Request messages in the plain form ``run_rollout`` builds (text content, tool calls)."""
+    out: list[Message] = []
+    for message in messages:
+        role = message.get("role")
+        item: Message = {"role": role, "content": _text(message.get("content"))}
+        if role == "assistant" and message.get("tool_calls"):
+            item["tool_calls"] = [
+                {
+                    "id": call["id"],
+                    "type": "function",
+                    "function": {
+                        "name": call["function"]["name"],
+                        "arguments": call["function"].get("arguments") or "",
+                    },
+                }
+                for call in message["tool_calls"]
+            ]
+        if role == "tool":
+            item["tool_call_id"] = message.get("tool_call_id")
+        out.append(item)
+    return out
+
+
+class ScriptedServer:
+    """Serves the scripted policies for ``rows`` on 127.0.0.1 (port 0 = any free port)."""
+
+    def __init__(self, rows: Sequence[Row], port: int = 0) -> None:
+        self.tasks: dict[str, Task] = {}
+        for row in rows:
+            task = build_task(row.archetype_id, row.seed, row.split)
+            self.tasks[user_prompt(task)] = task
+        self.requests = 0
+        self._lock = threading.Lock()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    def __enter__(self) -> ScriptedServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def reply(self, model: str, raw_messages: list[dict[str, Any]]) -> AssistantTurn:
+        with self._lock:
+            self.requests += 1
+        messages = normalize(raw_messages)
+        prompt = next((m["content"] for m in messages if m["role"] == "user"), "")
+        task = self.tasks.get(prompt)
+        if task is None:
+            raise KeyError(f"no task with this user prompt: {prompt[:120]!r}")
+        name = model.rsplit("/", 1)[-1]
+        return asyncio.run(policy_for(name, task).next_turn(messages, []))
+
+
+def _completion(turn: AssistantTurn, model: str, n_messages: int) -> tuple[dict[str, Any], ...]:
+    """(message, usage, finish_reason-wrapped) pieces shared by both response styles."""
+    message: dict[str, Any] = turn.as_message()
+    usage = {
+        "prompt_tokens": 10 * n_messages,
+        "completion_tokens": 5,
+        "total_tokens": 10 * n_messages + 5,
+    }
+    meta = {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "created": int(time.time()), "model": model}
+    return message, usage, meta
+
+
+def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return
+
+        def _json(self, code: int, body: dict[str, Any]) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:
+            if self.path.rstrip("/").endswith("/models"):
+                data = [{"id": n, "object": "model"} for n in POLICY_NAMES]
+                self._json(200, {"object": "list", "data": data})
+            else:
+                self._json(404, {"error": {"message": f"no route {self.path}"}})
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+            if not self.path.rstrip("/").endswith("/chat/completions"):
+                self._json(404, {"error": {"message": f"no route {self.path}"}})
+                return
+            model = str(body.get("model", "reference"))
+            messages = body.get("messages", [])
+            try:
+                turn = server.reply(model, messages)
+            except (KeyError, ValueError) as error:
+                self._json(400, {"error": {"message": str(error), "type": "invalid_request"}})
+                return
+            message, usage, meta = _completion(turn, model, len(messages))
+            finish = "tool_calls" if turn.tool_calls else "stop"
+            if not body.get("stream"):
+                choice = {"index": 0, "message": message, "finish_reason": finish}
+                self._json(
+                    200,
+                    {**meta, "object": "chat.completion", "choices": [choice], "usage": usage},
+                )
+                return
+            self._stream(turn, meta, finish, usage, body)
+
+        def _stream(
+            self,
+            turn: AssistantTurn,
+            meta: dict[str, Any],
+            finish: str,
+            usage: dict[str, int],
+            body: dict[str, Any],
+        ) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Connection", "close")
+            self.end_headers()
+
+            def send(choices: list[dict[str, Any]], **extra: Any) -> None:
+                chunk = {**meta, "object": "chat.completion.chunk", "choices": choices, **extra}
+                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+
+            def delta(d: dict[str, Any], finish_reason: str | None = None) -> None:
+                send([{"index": 0, "delta": d, "finish_reason": finish_reason}])
+
+            delta({"role": "assistant", "content": ""})
+            if turn.content:  # split in two chunks to exercise reassembly
+                half = len(turn.content) // 2
+                delta({"content": turn.content[:half]})
+                delta({"content": turn.content[half:]})
+            for index, call in enumerate(turn.tool_calls):
+                head = {"name": call.name, "arguments": ""}
+                delta({"tool_calls": [{"index": index, "id": call.id, "type": "function",
+                                       "function": head}]})  # fmt: skip
+                delta({"tool_calls": [{"index": index, "function": {"arguments": call.arguments}}]})
+            delta({}, finish)
+            if (body.get("stream_options") or {}).get("include_usage"):
+                send([], usage=usage)
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
+            self.close_connection = True
+
+    return Handler
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--split", default="bench")
+    parser.add_argument("--archetypes", help="comma-separated archetype ids")
+    parser.add_argument("--num", type=int, help="number of rows (prefix)")
+    args = parser.parse_args()
+    config = DatasetConfig.from_kwargs(
+        split=args.split, archetypes=args.archetypes, num_examples=args.num
+    )
+    with ScriptedServer(build_rows(config), args.port) as server:
+        print(f"scripted policies at {server.base_url} (models: {', '.join(POLICY_NAMES)})")
+        threading.Event().wait()
+
+
+if __name__ == "__main__":
+    main()

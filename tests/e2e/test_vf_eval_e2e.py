@@ -1,0 +1,179 @@
+"""Same transcript, same reward on every path: real ``vf-eval`` vs the engine's ``run_rollout``.
+
+A loopback server plays each scripted policy; ``vf-eval beautiful-soup-env`` runs as a
+subprocess against it (null harness, subprocess runtime, shared tool server). Every trace's
+reward, score components, tool replies and final answer must equal what ``run_rollout``
+gives with the same policy, and the reference policy must also agree with ``bs4-env eval``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scripted_server import POLICY_NAMES, ScriptedServer, policy_for
+from vf_run import BIN, VfRun, run_vf_eval, total_reward, trace_messages, vf_eval_command
+
+from bs4_env.episode.engine import TOOL_SPECS
+from bs4_env.evaluation.rollout import Rollout, run_rollout
+from bs4_env.sandbox.subprocess_backend import SubprocessExecutor
+from bs4_env.tasks.model import Category
+from bs4_env.tasks.modes import DatasetConfig, build_rows
+from bs4_env.tasks.registry import build_task, default_registry
+from bs4_env.tasks.splits import Row
+from bs4_env.tools.arg_repair import repair_tool_arguments
+
+pytestmark = pytest.mark.integration
+
+
+def _archetypes() -> list[str]:
+    """A single-page one, the limitation one, and a multi-page one when registered."""
+    registry = default_registry()
+    multipage = [s.id for s in registry if s.category is Category.MULTIPAGE]
+    if "multipage_navigate" in registry.ids():
+        multipage = ["multipage_navigate"]
+    return ["text_by_id", "js_rendered", *multipage[:1]]
+
+
+ARCHETYPES = _archetypes()
+# The bench split when its manifest has every chosen archetype, else the eval split (a newly
+# registered archetype reaches the versioned bench manifest only when it is regenerated).
+_BENCH = {row.archetype_id for row in build_rows(DatasetConfig(split="bench"))}
+SPLIT = "bench" if set(ARCHETYPES) <= _BENCH else "eval"
+
+
+def _rows() -> list[Row]:
+    """The shortest prefix of the split (for these archetypes) that covers each of them."""
+    rows = build_rows(DatasetConfig(split=SPLIT, archetypes=tuple(ARCHETYPES)))
+    for n in range(1, min(len(rows), 200) + 1):
+        if {row.archetype_id for row in rows[:n]} == set(ARCHETYPES):
+            return list(rows[:n])
+    raise AssertionError(f"split {SPLIT} lacks one of {ARCHETYPES}")
+
+
+ROWS = _rows()
+TASKSET = {
+    "split": SPLIT,
+    "archetypes": ",".join(ARCHETYPES),
+    "num-examples": len(ROWS),
+    "executor": "subprocess",
+}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[ScriptedServer]:
+    with ScriptedServer(ROWS) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def vf_runs(server: ScriptedServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, VfRun]:
+    out = tmp_path_factory.mktemp("vf")
+    runs = {}
+    for policy in POLICY_NAMES:
+        command = vf_eval_command(policy, server.base_url, out, policy, len(ROWS), 4, TASKSET)
+        runs[policy] = run_vf_eval(command, out, policy)
+    return runs
+
+
+async def _engine_rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
+    async with SubprocessExecutor() as executor:
+        tasks = [build_task(r.archetype_id, r.seed, r.split) for r in ROWS]
+        rollouts = await asyncio.gather(
+            *(run_rollout(t, policy_for(policy, t), executor) for t in tasks)
+        )
+    return {(r.task.archetype_id, r.task.seed): r for r in rollouts}
+
+
+def _bad_arguments(messages: list[dict[str, Any]]) -> int:
+    """The engine's count of calls refused for unrepairable arguments."""
+    calls = [c for m in messages for c in m.get("tool_calls") or ()]
+    return sum(
+        repair_tool_arguments(TOOL_SPECS[c["function"]["name"]], c["function"]["arguments"])
+        .arguments is None
+        for c in calls
+    )  # fmt: skip
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return "" if content is None else str(content)
+
+
+@pytest.mark.parametrize("policy", POLICY_NAMES)
+def test_vf_eval_matches_engine(policy: str, vf_runs: dict[str, VfRun]) -> None:
+    run = vf_runs[policy]
+    assert run.returncode == 0, run.output[-4000:]
+    traces = run.traces
+    assert len(traces) == len(ROWS), run.output[-4000:]
+    expected = asyncio.run(_engine_rollouts(policy))
+    for trace in traces:
+        assert trace["ok"], trace["errors"]
+        data = trace["task"]["data"]
+        assert "truth" not in data
+        key = (data["archetype"], data["seed"])
+        engine = expected[key]
+        info = trace["info"]
+        for column in ("archetype", "seed", "split", "difficulty", "category"):
+            assert info[column] == data[column]
+        assert info["explanation"] == engine.score.explanation, key
+        assert total_reward(trace) == engine.score.reward, key
+        metrics = trace["metrics"]
+        for name, value in engine.score.components.items():
+            assert metrics[name] == value, (key, name)
+        assert metrics["bad_arguments"] == _bad_arguments(engine.messages), key
+        # The transcripts themselves: every tool reply and the final answer.
+        messages = trace_messages(trace)
+        vf_tools = [_text(m["content"]) for m in messages if m["role"] == "tool"]
+        engine_tools = [str(m["content"]) for m in engine.messages if m["role"] == "tool"]
+        assert vf_tools == engine_tools, key
+        assert [m["role"] for m in messages] == [m["role"] for m in engine.messages], key
+        final = [m for m in messages if m["role"] == "assistant"][-1]
+        assert _text(final["content"]) == engine.final_text, key
+
+
+def test_malformed_arguments_answered_on_host(vf_runs: dict[str, VfRun]) -> None:
+    """The truncated first call is answered by the engine's repair, not the harness."""
+    for trace in vf_runs["malformed"].traces:
+        tools = [m for m in trace_messages(trace) if m["role"] == "tool"]
+        assert not _text(tools[0]["content"]).startswith("error: invalid JSON in tool arguments")
+        assert trace["metrics"]["bad_arguments"] == 1.0
+        assert trace["info"]["bs4"]["host_calls"] == 1
+        assert trace["request_rewrites"], "the request hook answered the call"
+
+
+def test_every_path_same_rewards_for_reference(vf_runs: dict[str, VfRun], tmp_path: Path) -> None:
+    """``bs4-env eval`` (reference policy) gives the same rewards and components as vf-eval."""
+    output = tmp_path / "eval.json"
+    command = [
+        str(BIN / "bs4-env"), "eval", "--split", SPLIT, "--archetypes", ",".join(ARCHETYPES),
+        "--num", str(len(ROWS)), "--output", str(output), "--quiet", "--no-resume",
+    ]  # fmt: skip
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    records = {(r["archetype"], r["seed"]): r for r in json.loads(output.read_text())["rollouts"]}
+    traces = vf_runs["reference"].traces
+    assert {(t["task"]["data"]["archetype"], t["task"]["data"]["seed"]) for t in traces} == set(
+        records
+    )
+    for trace in traces:
+        record = records[(trace["task"]["data"]["archetype"], trace["task"]["data"]["seed"])]
+        assert total_reward(trace) == record["reward"]
+        for name, value in record["components"].items():
+            assert trace["metrics"][name] == value, name
+
+
+def test_reference_policy_scores(vf_runs: dict[str, VfRun]) -> None:
+    """Sanity: the reference policy solves every task (1.0, or 0.5 for a justified abstention)."""
+    for trace in vf_runs["reference"].traces:
+        solvable = trace["task"]["data"]["category"] != Category.LIMITATION.value
+        assert total_reward(trace) == (1.0 if solvable else 0.5), trace["info"]["explanation"]
+        if trace["task"]["data"]["category"] == Category.MULTIPAGE.value:
+            calls = [c for m in trace_messages(trace) for c in m.get("tool_calls") or ()]
+            assert "navigate" in {c["name"] for c in calls}, "multi-page tasks use navigate"
