@@ -20,8 +20,8 @@ from scripted_server import POLICY_NAMES, ScriptedServer, policy_for
 from vf_run import BIN, VfRun, run_vf_eval, total_reward, trace_messages, vf_eval_command
 
 from bs4_env.episode.engine import TOOL_SPECS
+from bs4_env.episode.executors import make_executor
 from bs4_env.evaluation.rollout import Rollout, run_rollout
-from bs4_env.sandbox.subprocess_backend import SubprocessExecutor
 from bs4_env.tasks.model import Category
 from bs4_env.tasks.modes import DatasetConfig, build_rows
 from bs4_env.tasks.registry import build_task, default_registry
@@ -61,7 +61,8 @@ TASKSET = {
     "split": SPLIT,
     "archetypes": ",".join(ARCHETYPES),
     "num-examples": len(ROWS),
-    "executor": "subprocess",
+    "executor": "local",
+    "pool-size": 2,
 }
 
 
@@ -82,7 +83,7 @@ def vf_runs(server: ScriptedServer, tmp_path_factory: pytest.TempPathFactory) ->
 
 
 async def _engine_rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
-    async with SubprocessExecutor() as executor:
+    async with make_executor("local", pool_size=2) as executor:
         tasks = [build_task(r.archetype_id, r.seed, r.split) for r in ROWS]
         rollouts = await asyncio.gather(
             *(run_rollout(t, policy_for(policy, t), executor) for t in tasks)

@@ -7,8 +7,9 @@
   arguments are not exactly ``{"code": str}`` / ``{"href": str}`` (bad JSON, wrong key,
   double-encoded, ...) or names an unknown tool is answered here, on the host, through the
   same ``Episode.call_tool`` (which repairs or refuses it) against ``trace.state``. The
-  harness then records that reply instead of failing the call. Such calls run on a
-  ``subprocess`` executor so the host keeps no sandbox workers alive.
+  harness then records that reply instead of failing the call. Such calls run in the same
+  configured sandbox as the tool server (one lazily started worker on the host), so sending
+  malformed arguments never buys weaker isolation.
 * The reward is ``Episode.finish(final_text).reward``; every score component is a metric.
 """
 
@@ -64,11 +65,17 @@ class BS4TaskData(vf.TaskData):
     category: str
 
 
-def host_executor() -> Executor:
-    """This event loop's executor for calls answered on the host (started on first use)."""
+HOST_POOL_SIZE = 1  # repaired calls are rare; one warm worker serves them
+
+
+def host_executor(kind: str) -> Executor:
+    """This event loop's executor for calls answered on the host (started on first use).
+
+    Its workers die with the host process (PDEATHSIG), so none outlive an eval run.
+    """
     loop = asyncio.get_running_loop()
     if loop not in _HOST_EXECUTORS:
-        _HOST_EXECUTORS[loop] = LazyExecutor("subprocess", None)
+        _HOST_EXECUTORS[loop] = LazyExecutor(kind, HOST_POOL_SIZE)
     return _HOST_EXECUTORS[loop]
 
 
@@ -139,9 +146,9 @@ class BS4Task(vf.Task[BS4TaskData, BS4State, BS4TaskConfig]):
         if call is None or runs_on_toolset(call.name, call.arguments):
             return None
         state: BS4State = trace.state
-        reply = await call_on_state(
-            state, call.name, call.arguments, host_executor(), self._budgets()
-        )
+        config: BS4TaskConfig = self.config
+        executor = host_executor(config.engine.executor)
+        reply = await call_on_state(state, call.name, call.arguments, executor, self._budgets())
         state.host_calls += 1
         messages = [*request.messages[:-1], probe.model_copy(update={"content": reply})]
         result: vf.Request = request.model_copy(update={"messages": messages})
