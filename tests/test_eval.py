@@ -60,3 +60,13 @@ def test_eval_without_key_for_model_explains(
         monkeypatch.delenv(var, raising=False)
     assert main(["eval", "--model", "x/y", "-n", "1"]) == 2
     assert "OPENROUTER_API_KEY" in capsys.readouterr().err
+
+
+def test_eval_with_llm_module_is_the_same_command(tmp_path: Path) -> None:
+    from bs4_env.scripts.eval_with_llm import main as module_main
+
+    output = tmp_path / "m.json"
+    assert (
+        module_main(["--num", "2", "--archetypes", "text_by_id", "-o", str(output), "--quiet"]) == 0
+    )
+    assert json.loads(output.read_text())["perfect_rate"] == 1.0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -178,3 +179,28 @@ def test_reference_policy_scores(vf_runs: dict[str, VfRun]) -> None:
         if trace["task"]["data"]["category"] == Category.MULTIPAGE.value:
             calls = [c for m in trace_messages(trace) for c in m.get("tool_calls") or ()]
             assert "navigate" in {c["name"] for c in calls}, "multi-page tasks use navigate"
+
+
+@pytest.mark.parametrize("policy", ["reference", "malformed"])
+def test_bs4_env_eval_through_an_openai_endpoint(
+    policy: str, server: ScriptedServer, tmp_path: Path
+) -> None:
+    """``bs4-env eval --model`` drives a real OpenAI client against the scripted endpoint and
+    gets the engine's rewards, components and token usage."""
+    output = tmp_path / "endpoint.json"
+    command = [
+        str(BIN / "bs4-env"), "eval", "--model", policy, "--base-url", server.base_url,
+        "--api-key-var", "BS4ENV_E2E_KEY", "--split", SPLIT, "--archetypes", ",".join(ARCHETYPES),
+        "--num", str(len(ROWS)), "--output", str(output), "--quiet", "--no-resume",
+    ]  # fmt: skip
+    env = {**os.environ, "BS4ENV_E2E_KEY": "scripted"}
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    results = json.loads(output.read_text())
+    assert results["model"] == policy and results["usage"]["completion_tokens"] > 0
+    expected = asyncio.run(_engine_rollouts(policy))
+    for record in results["rollouts"]:
+        engine = expected[(record["archetype"], record["seed"])]
+        assert record["reward"] == engine.score.reward
+        assert record["components"] == dict(engine.score.components)
+        assert record["final"] == engine.final_text

@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from random import Random
 
-from bs4_env.tasks.html import pools
+from bs4_env.tasks.html import bulk, pools
 from bs4_env.tasks.model import DIFFICULTY_RANK, Difficulty
 from bs4_env.tasks.rng import token
 
@@ -162,13 +162,15 @@ def wrap_page(
         if rank >= 1
         else ""
     )
+    head_bulk = bulk.inline_css(rng, rank) + bulk.config_script(rng, rank)
+    menu = bulk.mega_menu(rng, rank)
     dir_attr = f' dir="{direction}"' if direction else ""
     sidebar = f'<aside class="sidebar">{after}</aside>' if after else ""
     return (
         f'<!DOCTYPE html>\n<html lang="{lang}"{dir_attr}>\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{escape(title)} | {escape(name)}</title>\n{styles}\n{extra_head}\n</head>\n"
-        f'<body class="page-{token(rng, 4)}">\n{_nav(rng, domain)}\n{crumbs}\n'
+        f"<title>{escape(title)} | {escape(name)}</title>\n{styles}{head_bulk}\n{extra_head}\n"
+        f'</head>\n<body class="page-{token(rng, 4)}">\n{_nav(rng, domain)}{menu}\n{crumbs}\n'
         f'<div class="layout">{before}\n<main id="content" class="content">\n{main_html}\n</main>\n'
         f"{sidebar}</div>\n{_footer(rng, name)}\n{cookie}\n</body>\n</html>\n"
     )

@@ -72,3 +72,34 @@ def other_products(rng: Random, exclude: str, n: int) -> list[str]:
     """``n`` distinct product names different from ``exclude``."""
     names = pools.unique(rng, pools.product_name, n + 1)
     return [name for name in names if name != exclude][:n]
+
+
+_WRAPPERS = ("product-detail", "product featured", "pdp-main", "product-page hero-product")
+
+
+def featured_article(rng: Random, name: str, price_box: str) -> str:
+    """The featured product block of a product page (shared by a solvable page and its
+    limitation twin, so the two read alike)."""
+    return (
+        f'<article class="{rng.choice(_WRAPPERS)}" id="product-{token(rng, 6)}" '
+        f'data-sku="{pools.sku(rng)}">'
+        f'<div class="media"><img src="/media/{token(rng, 10)}.jpg" alt="{escape(name)}"></div>'
+        f'<div class="summary"><h1 class="product-title">{escape(name)}</h1>'
+        f'<p class="rating">{rng.randint(30, 50) / 10} stars · '
+        f'<a href="#reviews">{rng.randint(2, 900)} reviews</a></p>{price_box}'
+        f'<p class="description">{escape(pools.sentence(rng, rng.randint(10, 20)))}</p>'
+        '<button class="add-to-cart" type="button">Add to cart</button></div></article>'
+    )
+
+
+def related_section(rng: Random, name: str, fmt: PriceFormat) -> str:
+    """Related-product cards whose prices use the same classes as the featured price."""
+    current_class = "price current" if rng.random() < 0.5 else "price"
+    cards = "".join(
+        product_card(rng, other, escape(fmt(cents(rng))), current_class)
+        for other in other_products(rng, name, rng.randint(2, 4))
+    )
+    return (
+        f'<section class="related-products"><h2>{rng.choice(("Related", "You may also like"))}'
+        f'</h2><div class="cards">{cards}</div></section>'
+    )

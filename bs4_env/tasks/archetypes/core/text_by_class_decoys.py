@@ -20,7 +20,6 @@ from bs4_env.tasks.html.chrome import wrap_page
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated
 from bs4_env.tasks.rng import token
 
-_WRAPPERS = ("product-detail", "product featured", "pdp-main", "product-page hero-product")
 _CURRENT_CLASSES = ("price current", "current price", "price price--sale current", "price current")
 _HIDING = ('style="display:none"', "hidden", 'style="display: none;"', 'aria-hidden="true" hidden')
 _OLD = (
@@ -74,25 +73,8 @@ def generate(rng: Random) -> Generated:
     name = pools.product_name(rng)
     current = listing.cents(rng, 8, 900)
     box, used = _price_box(rng, fmt, current)
-    featured = (
-        f'<article class="{rng.choice(_WRAPPERS)}" id="product-{token(rng, 6)}" '
-        f'data-sku="{pools.sku(rng)}">'
-        f'<div class="media"><img src="/media/{token(rng, 10)}.jpg" alt="{escape(name)}"></div>'
-        f'<div class="summary"><h1 class="product-title">{escape(name)}</h1>'
-        f'<p class="rating">{rng.randint(30, 50) / 10} stars · '
-        f'<a href="#reviews">{rng.randint(2, 900)} reviews</a></p>{box}'
-        f'<p class="description">{escape(pools.sentence(rng, rng.randint(10, 20)))}</p>'
-        '<button class="add-to-cart" type="button">Add to cart</button></div></article>'
-    )
-    current_class = "price current" if rng.random() < 0.5 else "price"
-    cards = "".join(
-        listing.product_card(rng, other, escape(fmt(listing.cents(rng))), current_class)
-        for other in listing.other_products(rng, name, rng.randint(2, 4))
-    )
-    related = (
-        f'<section class="related-products"><h2>{rng.choice(("Related", "You may also like"))}'
-        f'</h2><div class="cards">{cards}</div></section>'
-    )
+    featured = listing.featured_article(rng, name, box)
+    related = listing.related_section(rng, name, fmt)
     # The sidebar's price for the same product differs from every price in the featured block.
     stale = current + rng.choice((-1, 1)) * rng.randint(1, 25) * 100 + rng.randint(1, 49)
     while stale in used or stale <= 0:

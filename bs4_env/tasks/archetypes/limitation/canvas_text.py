@@ -29,7 +29,6 @@ from bs4_env.tasks.model import (
 )
 from bs4_env.tasks.rng import token
 
-_WRAPPERS = ("product-detail", "product featured", "pdp-main", "product-page hero-product")
 _OLD = (
     '<s class="price old">{}</s>',
     '<span class="price-old">{}</span>',
@@ -93,25 +92,8 @@ def generate(rng: Random) -> Generated:
     canvas_id = f"price-{token(rng, 8)}"
     endpoint = f"/api/price/{token(rng, 10)}"
     box = _price_box(rng, fmt, canvas_id, _drawing_script(canvas_id, endpoint, rng))
-    featured = (
-        f'<article class="{rng.choice(_WRAPPERS)}" id="product-{token(rng, 6)}" '
-        f'data-sku="{pools.sku(rng)}">'
-        f'<div class="media"><img src="/media/{token(rng, 10)}.jpg" alt="{escape(name)}"></div>'
-        f'<div class="summary"><h1 class="product-title">{escape(name)}</h1>'
-        f'<p class="rating">{rng.randint(30, 50) / 10} stars · '
-        f'<a href="#reviews">{rng.randint(2, 900)} reviews</a></p>{box}'
-        f'<p class="description">{escape(pools.sentence(rng, rng.randint(10, 20)))}</p>'
-        '<button class="add-to-cart" type="button">Add to cart</button></div></article>'
-    )
-    current_class = "price current" if rng.random() < 0.5 else "price"
-    cards = "".join(
-        listing.product_card(rng, other, escape(fmt(listing.cents(rng))), current_class)
-        for other in listing.other_products(rng, name, rng.randint(2, 4))
-    )
-    related = (
-        f'<section class="related-products"><h2>{rng.choice(("Related", "You may also like"))}'
-        f'</h2><div class="cards">{cards}</div></section>'
-    )
+    featured = listing.featured_article(rng, name, box)
+    related = listing.related_section(rng, name, fmt)
     sections = [featured, related, _recently_viewed(rng, fmt, name)]
     rng.shuffle(sections)
     html = wrap_page(
