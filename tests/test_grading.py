@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import pytest
 
@@ -89,6 +90,9 @@ def test_justified_abstention_needs_the_blocking_element(limited: Task) -> None:
     assert grade(limited, _limit("canvas_text", token), RAN).reward == 0.0
     assert grade(limited, _limit("made_up", token), RAN).reward == 0.0
     assert grade(limited, _limit("js_rendered", limited.html), RAN).reward == 0.0
+    inventory = " ".join(re.findall(r'(?:id|src|href)="([^"]+)"', limited.html))
+    assert token in inventory and len(inventory) > 600
+    assert grade(limited, _limit("js_rendered", inventory), RAN).reward == 0.0
 
 
 def test_secret_in_answer_is_penalised(solvable: Task) -> None:

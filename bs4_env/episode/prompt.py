@@ -6,6 +6,7 @@ rules are part of the same instructions every task gets.
 
 from __future__ import annotations
 
+from bs4_env.grading.evidence import MAX_EVIDENCE_CHARS
 from bs4_env.tasks.model import LimitReason, Task
 
 _REASONS = ", ".join(f'"{reason.value}"' for reason in LimitReason)
@@ -28,7 +29,8 @@ When you are done, reply without a tool call, with exactly one JSON object:
 - or, only if the content cannot be extracted from the static HTML at all (rendered by
   JavaScript, drawn on a canvas, only in an image, only in an embedded PDF, behind a bot wall):
   {{"status": "limit", "limit": {{"reason": <one of {_REASONS}>,
-  "evidence": <the element or URL on the page that shows it, e.g. its tag with id or src>}}}}
+  "evidence": <the element or URL on the page that shows it, e.g. its tag with id or src;
+  at most {MAX_EVIDENCE_CHARS} characters>}}}}
 """
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bs4_env.tasks.model import Task
 
-MAX_EVIDENCE_CHARS = 2000
+# Room for the blocking tag with its attributes, not for an inventory of every id on the page.
+MAX_EVIDENCE_CHARS = 600
 
 
 def evidence_problem(task: Task, evidence: str) -> str | None:

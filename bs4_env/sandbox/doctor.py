@@ -77,8 +77,3 @@ async def adoctor(executor: LocalExecutor | None = None) -> list[LayerStatus]:
 def doctor() -> list[LayerStatus]:
     """Synchronous ``adoctor`` for the CLI; call ``adoctor`` from inside an event loop."""
     return asyncio.run(adoctor())
-
-
-if __name__ == "__main__":
-    for status in doctor():
-        print(f"{'ACTIVE  ' if status.active else 'INACTIVE'} {status.name:18} {status.detail}")

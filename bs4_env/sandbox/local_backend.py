@@ -3,13 +3,15 @@
 Calls are queued onto ``pool_size`` warm workers; each call runs in a fresh child forked
 from a worker with bs4 and every parser already loaded, inside the isolation layers of
 ``isolation`` (namespaces, hidden secrets, unprivileged uid, Landlock, seccomp, rlimits).
-A worker that dies or hangs turns the call into an ``infra_error`` and is replaced in the
-background; ``aclose`` stops every worker and everything they spawned.
+A worker that dies or hangs during a call turns that call into an ``infra_error``; one
+found dead before a call is skipped; both are replaced in the background. ``aclose``
+stops every worker and everything they spawned.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 from bs4_env.sandbox.base import ExecRequest, ExecResult, Executor
@@ -17,6 +19,7 @@ from bs4_env.sandbox.isolation import LayerStatus
 from bs4_env.sandbox.pool import Pool, WorkerError, WorkerProcess
 from bs4_env.sandbox.protocol import Message, page_key
 
+_log = logging.getLogger(__name__)
 DEFAULT_POOL_SIZE = 4
 DEFAULT_UID_BASE = 60000
 _RESPAWN_BACKOFF_S = 1.0
@@ -72,6 +75,10 @@ class LocalExecutor(Executor):
         await self.start()
         key = page_key(request.html)
         worker = await self._pool.acquire(key)
+        while not worker.alive and not self._closed:
+            # It died between calls (not this program's doing): replace it, wait for a slot.
+            self._respawn(worker)
+            worker = await self._pool.acquire(key)
         started = time.perf_counter()
         try:
             reply = await self._call(worker, request, key)
@@ -129,7 +136,7 @@ class LocalExecutor(Executor):
             try:
                 await fresh.start()
             except (WorkerError, OSError) as error:
-                print(f"[sandbox] respawn of slot {dead.slot} failed: {error}; retrying")
+                _log.warning("respawn of sandbox slot %d failed: %s; retrying", dead.slot, error)
                 await asyncio.sleep(_RESPAWN_BACKOFF_S)
                 continue
             if self._closed:

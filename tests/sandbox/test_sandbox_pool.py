@@ -78,12 +78,10 @@ async def test_doctor_reports_verified_layers(executor: LocalExecutor) -> None:
 async def test_worker_sigkilled_between_calls_is_replaced(executor: LocalExecutor) -> None:
     for pid in executor.worker_pids:
         os.kill(pid, signal.SIGKILL)
+    await asyncio.sleep(0.5)  # let the event loop see the deaths
+    # Workers found dead before a call are replaced, never charged to the program.
     results = [await executor.run(NORMAL) for _ in range(4)]
-    # A dead worker is noticed when the request cannot be delivered or answered.
-    assert all(r.ok or r.infra_error for r in results), results
-    for _ in range(100):
-        if (await executor.run(NORMAL)).ok:
-            break
+    assert all(r.ok for r in results), results
     await assert_serves_normal_call(executor)
     await assert_serves_normal_call(executor)
 
