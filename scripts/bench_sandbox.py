@@ -27,6 +27,8 @@ from bs4_env.sandbox.local_backend import LocalExecutor
 from bs4_env.sandbox.subprocess_backend import SubprocessExecutor
 
 CODE = "print(make_soup().title.string)"
+# The same call without parsing: the sandbox's own per-call cost, whatever the page size.
+NO_PARSE = "print(len(HTML))"
 SMALL = "<html><head><title>Hello</title></head><body><p class='x'>hi</p></body></html>"
 ROW = "<tr><td class='name'>Item {i}</td><td class='price'>${i}.99</td><td>in stock</td></tr>"
 LARGE = (
@@ -77,9 +79,11 @@ def descendants(root: int) -> list[int]:
     return found
 
 
-async def timed_calls(executor: Executor, html: str, samples: int) -> tuple[list[float], float]:
+async def timed_calls(
+    executor: Executor, html: str, samples: int, code: str = CODE
+) -> tuple[list[float], float]:
     """Sequential calls; CPU per call counts this process, the workers and their children."""
-    request = ExecRequest(CODE, html)
+    request = ExecRequest(code, html)
     result = await executor.run(request)  # warm-up (and page cache fill)
     if not result.ok:
         raise RuntimeError(f"benchmark call failed: {result}")
@@ -145,16 +149,18 @@ async def main() -> None:
     async with LocalExecutor(pool_size=args.pool_size) as warm:
         assert isinstance(warm, LocalExecutor)
         await warm.start()
-        print(f"{'page':>8} {'backend':<22} {'p50 ms':>8} {'p95 ms':>8} {'CPU ms/call':>12}")
+        print(f"{'page':>8} {'backend':<27} {'p50 ms':>8} {'p95 ms':>8} {'CPU ms/call':>12}")
         for label, html in (("small", SMALL), ("75KB", LARGE)):
             floor, floor_cpu = in_process(html, args.samples)
             slow, slow_cpu = await timed_calls(naive, html, args.naive_samples)
             fast, fast_cpu = await timed_calls(warm, html, args.samples)
+            bare, bare_cpu = await timed_calls(warm, html, args.samples, NO_PARSE)
             rows = (("(a) in-process floor", floor, floor_cpu), ("(b) subprocess/call", slow,
-                    slow_cpu), ("(c) LocalExecutor", fast, fast_cpu))  # fmt: skip
+                    slow_cpu), ("(c) LocalExecutor", fast, fast_cpu),
+                    ("(d) LocalExecutor no parse", bare, bare_cpu))  # fmt: skip
             for name, times, cpu in rows:
                 print(
-                    f"{label:>8} {name:<22} {pct(times, 0.5) * 1e3:8.2f} "
+                    f"{label:>8} {name:<27} {pct(times, 0.5) * 1e3:8.2f} "
                     f"{pct(times, 0.95) * 1e3:8.2f} {cpu * 1e3:12.2f}"
                 )
             overhead = (statistics.median(fast) - statistics.median(floor)) * 1e3

@@ -70,6 +70,12 @@ class LocalExecutor(Executor):
                 self._workers[worker.slot] = worker
                 self._pool.release(worker)
             self._started = True
+            inactive = [
+                f"{layer.name} ({layer.detail})" for layer in self.layers if not layer.active
+            ]
+            if inactive:
+                # Degrade loudly: model code runs with weaker isolation than designed.
+                _log.warning("sandbox isolation layers inactive here: %s", "; ".join(inactive))
 
     async def run(self, request: ExecRequest) -> ExecResult:
         await self.start()
