@@ -35,3 +35,18 @@ def test_instructions_identical_and_request_only_varies(registry: Registry) -> N
 def test_limitation_reasons_listed_for_every_task() -> None:
     for reason in ("js_rendered", "canvas_text", "image_text", "pdf_embed"):
         assert reason in SYSTEM_PROMPT
+
+
+def test_page_size_does_not_reveal_limitation_pages(registry: Registry) -> None:
+    """A limitation page is about as large as the solvable pages asked the same way."""
+    sizes: dict[tuple[str, bool], list[int]] = defaultdict(list)
+    for spec in registry:
+        for seed in range(SEEDS):
+            task = build_task(spec.id, seed, "train", registry)
+            sizes[(task.query_template, task.solvable)].append(len(task.html))
+    for (template, solvable), limited in sizes.items():
+        if solvable:
+            continue
+        twin = sizes[(template, True)]
+        ratio = (sum(limited) / len(limited)) / (sum(twin) / len(twin))
+        assert 0.5 <= ratio <= 2.0, f"{template}: limitation pages {ratio:.2f}x their twins' size"

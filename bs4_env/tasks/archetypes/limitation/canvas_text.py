@@ -100,7 +100,9 @@ def generate(rng: Random) -> Generated:
         rng,
         title=name,
         main_html="\n".join(sections),
-        difficulty=ARCHETYPE.difficulty,
+        # Same chrome level as the solvable twin (text_by_class_decoys, easy): page size
+        # must not tell a limitation page from its twin.
+        difficulty=Difficulty.EASY,
         breadcrumbs=("Home", "Shop", rng.choice(pools.NOUNS)),
     )
     query = queries.featured_price(name)
@@ -120,7 +122,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.LIMITATION,
     difficulty=Difficulty.HARD,
     solvable=False,
-    version=1,
+    version=2,
     phase="phase2",
     description="The featured price is drawn on a canvas from a fetched endpoint; decoys static.",
     answer_schema=queries.PRICE_SCHEMA,
