@@ -9,6 +9,7 @@ gives with the same policy, and the reference policy must also agree with ``bs4-
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import subprocess
@@ -83,13 +84,19 @@ def vf_runs(server: ScriptedServer, tmp_path_factory: pytest.TempPathFactory) ->
     return runs
 
 
-async def _engine_rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
+async def _rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
     async with make_executor("local", pool_size=2) as executor:
         tasks = [build_task(r.archetype_id, r.seed, r.split) for r in ROWS]
         rollouts = await asyncio.gather(
             *(run_rollout(t, policy_for(policy, t), executor) for t in tasks)
         )
     return {(r.task.archetype_id, r.task.seed): r for r in rollouts}
+
+
+@functools.cache
+def _engine_rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
+    """The engine's own rollouts of ``policy`` over ``ROWS`` (deterministic, so computed once)."""
+    return asyncio.run(_rollouts(policy))
 
 
 def _bad_arguments(messages: list[dict[str, Any]]) -> int:
@@ -114,7 +121,7 @@ def test_vf_eval_matches_engine(policy: str, vf_runs: dict[str, VfRun]) -> None:
     assert run.returncode == 0, run.output[-4000:]
     traces = run.traces
     assert len(traces) == len(ROWS), run.output[-4000:]
-    expected = asyncio.run(_engine_rollouts(policy))
+    expected = _engine_rollouts(policy)
     for trace in traces:
         assert trace["ok"], trace["errors"]
         data = trace["task"]["data"]
@@ -198,7 +205,7 @@ def test_bs4_env_eval_through_an_openai_endpoint(
     assert proc.returncode == 0, proc.stderr[-4000:]
     results = json.loads(output.read_text())
     assert results["model"] == policy and results["usage"]["completion_tokens"] > 0
-    expected = asyncio.run(_engine_rollouts(policy))
+    expected = _engine_rollouts(policy)
     for record in results["rollouts"]:
         engine = expected[(record["archetype"], record["seed"])]
         assert record["reward"] == engine.score.reward
