@@ -23,6 +23,16 @@ class Category(StrEnum):
     STRUCTURED = "structured"
     I18N = "i18n"
     MULTIPAGE = "multipage"
+    SELECTORS = "selectors"
+    LISTS = "lists"
+    TEXT = "text"
+    ENCODING = "encoding"
+    METADATA = "metadata"
+    APP_STATE = "app_state"
+    MEDIA = "media"
+    LOCALE = "locale"
+    AGGREGATION = "aggregation"
+    ROBUSTNESS = "robustness"
     LIMITATION = "limitation"
 
 
@@ -46,6 +56,28 @@ class LimitReason(StrEnum):
     IMAGE_TEXT = "image_text"
     PDF_EMBED = "pdf_embed"
     BOT_WALL = "bot_wall"
+    LOGIN_REQUIRED = "login_required"
+    INFINITE_SCROLL = "infinite_scroll"
+    FONT_OBFUSCATION = "font_obfuscation"
+    MEDIA_ONLY = "media_only"
+    FORM_SUBMISSION = "form_submission"
+
+
+LIMIT_REASON_TEXT: Mapping[LimitReason, str] = MappingProxyType(
+    {
+        LimitReason.JS_RENDERED: "filled in by JavaScript from another request",
+        LimitReason.CANVAS_TEXT: "drawn on a canvas",
+        LimitReason.IMAGE_TEXT: "only pixels in an image",
+        LimitReason.PDF_EMBED: "only inside an embedded PDF",
+        LimitReason.BOT_WALL: "a bot check or challenge page stands in for the content",
+        LimitReason.LOGIN_REQUIRED: "only shown after signing in",
+        LimitReason.INFINITE_SCROLL: "the rest is loaded while scrolling (more pages by XHR)",
+        LimitReason.FONT_OBFUSCATION: "the characters only read right through a custom font",
+        LimitReason.MEDIA_ONLY: "only said or shown in a video or audio file",
+        LimitReason.FORM_SUBMISSION: "only returned after submitting a form",
+    }
+)
+"""What each reason means, in the words the prompt uses (one place for every reason)."""
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,28 @@ class Query:
     answer_schema: str
 
 
-PRICE_SCHEMA = 'a string, the price exactly as displayed (e.g. "$12.50")'
-TABLE_DICTS_SCHEMA = "a list of objects, one per body row, keyed by the exact header texts"
-COLUMN_SCHEMA = "a list of strings, the column's cell texts from top to bottom"
-PHONE_SCHEMA = "a string, the phone number exactly as displayed"
+DISPLAYED = (
+    "as a browser displays it: runs of whitespace collapsed to one space, trimmed, and no space "
+    "added where an inline tag (b, i, span, sup, a, ...) begins or ends"
+)
+"""How a text answer is read off the page; say it in every schema whose truth is display text.
+
+``get_text(" ", strip=True)`` inserts a space at every tag boundary ("$ 648.94" for
+``$648<sup>.94</sup>``); a browser does not, and neither does the truth.
+"""
+
+PRICE_SCHEMA = f'a string, the price exactly as displayed (e.g. "$12.50"), {DISPLAYED}'
+TABLE_DICTS_SCHEMA = (
+    f"a list of objects, one per body row, keyed by the exact header texts; cell texts {DISPLAYED}"
+)
+COLUMN_SCHEMA = f"a list of strings, the column's cell texts from top to bottom, {DISPLAYED}"
+PHONE_SCHEMA = (
+    f'a string, the phone number exactly as displayed (e.g. "+1 555 010 2233"), {DISPLAYED}'
+)
+ITEM_LIST_SCHEMA = (
+    f'a list of strings, every item name in page order (e.g. ["Aero Kettle", "Bolt Drone"]), '
+    f"{DISPLAYED}"
+)
 
 
 def featured_price(product: str) -> Query:
@@ -62,4 +80,16 @@ def contact_phone(store: str) -> Query:
         template="contact_phone",
         text=f'What is the customer-service phone number of the store "{store}"?',
         answer_schema=PHONE_SCHEMA,
+    )
+
+
+def item_list(section: str) -> Query:
+    """Every item of one named listing (all of it, not just what a first screen shows)."""
+    return Query(
+        template="item_list",
+        text=(
+            f'List the names of all items in the "{section}" listing, in page order. Include '
+            "every item of the listing, not only the first ones shown."
+        ),
+        answer_schema=ITEM_LIST_SCHEMA,
     )

@@ -1,6 +1,10 @@
 """Page bulk that real sites carry and extraction must wade through: inline critical CSS,
-an application-config script and a hidden mega-menu. It grows with difficulty, so page
-size grows with it (primer pages stay tiny)."""
+an application-config script, a hidden mega-menu and an inline SVG icon sprite.
+
+It grows with difficulty, so page size grows with it: primer pages stay tiny, the hardest
+pages weigh 50-150 KB like real storefronts and news pages. Every amount is a range, so
+page size varies within a tier too.
+"""
 
 from __future__ import annotations
 
@@ -11,41 +15,58 @@ from random import Random
 from bs4_env.tasks.html import pools
 from bs4_env.tasks.rng import token
 
-# (CSS rules, config keys, mega-menu groups) per difficulty rank.
-_BULK_PER_RANK = {0: (0, 0, 0), 1: (25, 15, 0), 2: (110, 60, 6), 3: (280, 200, 14)}
+# Per difficulty rank: (CSS rules, config keys, mega-menu groups, sprite symbols) ranges.
+_BULK_PER_RANK: dict[int, tuple[tuple[int, int], ...]] = {
+    0: ((0, 0), (0, 0), (0, 0), (0, 0)),
+    1: ((20, 40), (10, 25), (0, 0), (0, 0)),
+    2: ((100, 220), (50, 120), (4, 10), (0, 20)),
+    3: ((300, 900), (150, 600), (10, 24), (20, 100)),
+}
 _PROPS = (
     "margin:0", "padding:0 8px", "display:flex", "color:#222", "font-size:14px",
     "line-height:1.4", "border:1px solid #ddd", "gap:12px", "align-items:center",
     "background:#fafafa", "position:relative", "z-index:10", "opacity:.9", "width:100%",
 )  # fmt: skip
-# 64 fixed declaration blocks, so a rule costs one random draw (pages stay cheap to build).
+# 64 fixed declaration blocks and icon paths, so a rule or a symbol costs one random draw
+# (pages stay cheap to build).
 _DECLARATIONS = tuple(
     ";".join(_PROPS[(i * 5 + k * 3) % len(_PROPS)] for k in range(2 + i % 4)) for i in range(64)
 )
+_PATHS = tuple(
+    "M"
+    + " ".join(f"{(i * 7 + k * 13) % 24}.{(i + k) % 10} {(i * 3 + k * 5) % 24}" for k in range(12))
+    + "Z"
+    for i in range(64)
+)
+
+
+def _amount(rng: Random, rank: int, which: int) -> int:
+    low, high = _BULK_PER_RANK[rank][which]
+    return rng.randint(low, high) if high else 0
 
 
 def inline_css(rng: Random, rank: int) -> str:
-    rules = _BULK_PER_RANK[rank][0]
+    rules = _amount(rng, rank, 0)
     if not rules:
         return ""
     body = "".join(f".{token(rng, 7)}{{{_DECLARATIONS[rng.getrandbits(6)]}}}" for _ in range(rules))
     return f"<style>{body}</style>"
 
 
-def config_script(rng: Random, rank: int) -> str:
-    keys = _BULK_PER_RANK[rank][1]
+def config_script(rng: Random, rank: int, lang: str = "en") -> str:
+    keys = _amount(rng, rank, 1)
     if not keys:
         return ""
     flags: dict[str, object] = {}
     for _ in range(keys):
         bits = rng.getrandbits(12)
         flags[f"exp_{token(rng, 6)}"] = bool(bits & 1) if bits & 2 else bits >> 2
-    config = {"build": token(rng, 10), "locale": "en-US", "flags": flags}
+    config = {"build": token(rng, 10), "locale": lang, "flags": flags}
     return f"<script>window.__APP_CONFIG__ = {json.dumps(config)};</script>"
 
 
 def mega_menu(rng: Random, rank: int) -> str:
-    groups = _BULK_PER_RANK[rank][2]
+    groups = _amount(rng, rank, 2)
     if not groups:
         return ""
     columns = []
@@ -58,3 +79,16 @@ def mega_menu(rng: Random, rank: int) -> str:
         )
         columns.append(f'<div class="mega-col"><h4>{escape(heading)}s</h4><ul>{links}</ul></div>')
     return f'<div class="mega-menu" hidden aria-hidden="true">{"".join(columns)}</div>'
+
+
+def icon_sprite(rng: Random, rank: int) -> str:
+    """An inline, hidden SVG sprite of icon symbols, as design systems ship them."""
+    symbols = _amount(rng, rank, 3)
+    if not symbols:
+        return ""
+    body = "".join(
+        f'<symbol id="i-{token(rng, 6)}" viewBox="0 0 24 24"><path d="{_PATHS[rng.getrandbits(6)]}"'
+        "/></symbol>"
+        for _ in range(symbols)
+    )
+    return f'<svg xmlns="http://www.w3.org/2000/svg" style="display:none">{body}</svg>\n'
