@@ -1,0 +1,166 @@
+"""Solvability cannot be read from the prompt or from page signatures (registry-wide).
+
+Simple classifiers are trained on train-split seeds of every archetype and tested on
+held-out eval-split seeds: a logistic regression on word n-grams of the prompt and a
+decision tree on a bag of tag and attribute names of the page. Neither may beat the base
+rate (always "solvable") by more than 3 points. A positive control per classifier proves
+the pipeline does find a leak when one is planted, so these tests can fail. The policy
+"abstain citing a signature element when one is present, else answer" must score at least
+0.1 below the reference policy on the bench.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+
+from bs4_env.checks.leaks import (
+    base_rate,
+    page_features,
+    prompt_text,
+    reference_reward,
+    signature_policy_reward,
+    template_shares,
+)
+from bs4_env.episode.prompt import SYSTEM_PROMPT
+from bs4_env.tasks.manifest import load_manifest
+from bs4_env.tasks.model import LimitReason, Task
+from bs4_env.tasks.registry import Registry, build_task
+from bs4_env.tasks.splits import seed_for
+
+pytestmark = pytest.mark.slow
+
+TRAIN_SEEDS = int(os.environ.get("BS4ENV_LEAK_TRAIN_SEEDS", "60"))
+TEST_SEEDS = int(os.environ.get("BS4ENV_LEAK_TEST_SEEDS", "30"))
+MARGIN = 0.03
+PLANTED = "<canvas id='planted'></canvas>"
+
+
+@pytest.fixture(scope="module")
+def train_tasks(registry: Registry) -> list[Task]:
+    return [
+        build_task(spec.id, seed_for("train", i), "train", registry)
+        for spec in registry
+        for i in range(TRAIN_SEEDS)
+    ]
+
+
+@pytest.fixture(scope="module")
+def test_tasks(registry: Registry) -> list[Task]:
+    return [
+        build_task(spec.id, seed_for("eval", i), "eval", registry)
+        for spec in registry
+        for i in range(TEST_SEEDS)
+    ]
+
+
+def _prompt_accuracy(
+    train: list[Task], test: list[Task], text: Callable[[Task], str] = prompt_text
+) -> float:
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    model = make_pipeline(
+        CountVectorizer(ngram_range=(1, 2), binary=True, min_df=2),
+        LogisticRegression(max_iter=3000),
+    )
+    model.fit([text(t) for t in train], [t.solvable for t in train])
+    predicted = model.predict([text(t) for t in test])
+    return sum(p == t.solvable for p, t in zip(predicted, test, strict=True)) / len(test)
+
+
+def _page_accuracy(
+    train: list[Task], test: list[Task], html: Callable[[Task], str] = lambda t: t.html
+) -> tuple[float, str]:
+    """Held-out accuracy of the page tree, and what it caught (for the failure message)."""
+    from sklearn.feature_extraction import DictVectorizer
+    from sklearn.tree import DecisionTreeClassifier
+
+    def bag(task: Task) -> dict[str, int]:
+        return dict(Counter(page_features(html(task))))
+
+    vectorizer = DictVectorizer()
+    tree = DecisionTreeClassifier(max_depth=12, min_samples_leaf=2, random_state=0)
+    tree.fit(vectorizer.fit_transform([bag(t) for t in train]), [t.solvable for t in train])
+    predicted = tree.predict(vectorizer.transform([bag(t) for t in test]))
+    hits = [p == t.solvable for p, t in zip(predicted, test, strict=True)]
+    caught = Counter(
+        t.archetype_id for hit, t in zip(hits, test, strict=True) if hit and not t.solvable
+    )
+    names = vectorizer.get_feature_names_out()
+    top = sorted(zip(tree.feature_importances_, names, strict=True), reverse=True)[:8]
+    why = (
+        f"limitation pages caught per archetype {dict(caught)}; top features {[n for _, n in top]}"
+    )
+    return sum(hits) / len(test), why
+
+
+def test_prompt_classifier_no_better_than_base_rate(
+    train_tasks: list[Task], test_tasks: list[Task]
+) -> None:
+    accuracy = _prompt_accuracy(train_tasks, test_tasks)
+    base = base_rate(t.solvable for t in test_tasks)
+    shares = [(s.template, round(s.limitation_share, 2)) for s in template_shares(train_tasks)]
+    assert accuracy <= base + MARGIN, (
+        f"prompt classifier {accuracy:.3f} vs base rate {base:.3f}; "
+        f"limitation share by template: {shares[:6]}"
+    )
+
+
+def test_prompt_classifier_finds_a_planted_leak(
+    train_tasks: list[Task], test_tasks: list[Task]
+) -> None:
+    """Positive control: one word on half the limitation prompts is found."""
+
+    def leaky(task: Task) -> str:
+        planted = not task.solvable and task.seed % 2 == 0
+        return prompt_text(task) + (" unfortunately" if planted else "")
+
+    base = base_rate(t.solvable for t in test_tasks)
+    assert _prompt_accuracy(train_tasks, test_tasks, leaky) > base + MARGIN
+
+
+def test_page_classifier_no_better_than_base_rate(
+    train_tasks: list[Task], test_tasks: list[Task]
+) -> None:
+    accuracy, why = _page_accuracy(train_tasks, test_tasks)
+    base = base_rate(t.solvable for t in test_tasks)
+    assert accuracy <= base + MARGIN, f"page classifier {accuracy:.3f} vs base {base:.3f}: {why}"
+
+
+def test_page_classifier_finds_a_planted_leak(
+    train_tasks: list[Task], test_tasks: list[Task]
+) -> None:
+    """Positive control: an extra canvas on limitation pages only is found."""
+
+    def leaky(task: Task) -> str:
+        return task.html if task.solvable else task.html.replace("</body>", PLANTED + "</body>")
+
+    base = base_rate(t.solvable for t in test_tasks)
+    assert _page_accuracy(train_tasks, test_tasks, leaky)[0] > base + MARGIN
+
+
+def test_every_shared_template_is_mostly_solvable(train_tasks: list[Task]) -> None:
+    """Per request template, limitation rows are a minority (or the wording would tell)."""
+    worst = [s for s in template_shares(train_tasks) if s.limitation_share >= 0.5]
+    assert not worst, [(s.template, s.rows, s.limitation_rows) for s in worst]
+
+
+def test_signature_policy_scores_well_below_reference_on_bench(registry: Registry) -> None:
+    tasks = [build_task(r.archetype_id, r.seed, r.split, registry) for r in load_manifest().rows]
+    reference = sum(reference_reward(t) for t in tasks) / len(tasks)
+    shortcut = sum(signature_policy_reward(t) for t in tasks) / len(tasks)
+    assert shortcut <= reference - 0.1, f"signature policy {shortcut:.3f} vs {reference:.3f}"
+
+
+def test_prompt_reasons_are_exactly_the_produced_reasons(train_tasks: list[Task]) -> None:
+    produced = {
+        reason for t in train_tasks if t.limitation is not None for reason in t.limitation.reasons
+    }
+    assert produced == set(LimitReason), f"never produced: {set(LimitReason) - produced}"
+    for reason in LimitReason:
+        assert f'"{reason.value}"' in SYSTEM_PROMPT
