@@ -14,6 +14,7 @@ from __future__ import annotations
 from html import escape
 from random import Random
 
+from bs4_env.tasks import queries
 from bs4_env.tasks.html import pools
 from bs4_env.tasks.html.chrome import wrap_page
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated
@@ -127,6 +128,6 @@ ARCHETYPE = ArchetypeSpec(
     solvable=True,
     version=1,
     description="Full text of a review body with mixed inline children (.string is None).",
-    answer_schema="a string, the review body's displayed text with whitespace collapsed",
+    answer_schema=f"a string, the review body's text {queries.DISPLAYED}",
     generate=generate,
 )

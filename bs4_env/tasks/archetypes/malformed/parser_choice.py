@@ -1,14 +1,16 @@
 """Malformed markup where the parser decides the tree: answer as a browser builds the DOM.
 
-Skill: knowing that ``html.parser`` does not apply HTML5's implied end tags or its
-adoption-agency repair, and choosing ``make_soup("html5lib")`` when the request asks for
-the tree a browser builds. Each target relies on one repair rule: a ``<p>`` closed by a
-``<div>``/``<p>``, unclosed ``<li>``/``<option>``/``<td>``/``<dt>``/``<dd>``, a heading
-closed by another heading, nested ``<a>``, misnested ``<b><i></b></i>``.
-Shortcuts resisted: with ``html.parser`` every target swallows its following siblings (or
-loses a re-opened ``<i>``), so the naive answer is wrong on every seed; decoy blocks of
-other kinds, a stray ``</div>``, text directly inside a ``<table>`` and a ``<form>`` inside
-a table sit around it; texts come from large pools.
+Skill: knowing that neither ``html.parser`` nor ``lxml`` (libxml2) applies the HTML5 tree
+construction rules a browser uses, and choosing ``make_soup("html5lib")`` when the request
+asks for the tree a browser builds. Each target relies on one HTML5 rule that both lenient
+parsers get wrong: the adoption agency re-opening ``<i>``/``<b>`` after a misnested end
+tag, a link closed where a nested link starts, a heading closed by the next heading, foster
+parenting of a block written inside ``<table>``, ``<image>`` read as ``<img>``, and ``</br>``
+read as ``<br>``.
+Shortcuts resisted: with ``html.parser`` and with ``lxml`` the answer is wrong on every seed
+(a test measures both); decoy blocks of other kinds, a stray ``</div>``, text directly
+inside a ``<table>`` and a ``<form>`` inside a table sit around it; texts come from large
+pools.
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ from random import Random
 
 from bs4_env.tasks.html import pools
 from bs4_env.tasks.html.chrome import wrap_page
-from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated
+from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated, JSONValue
 from bs4_env.tasks.rng import token
 
-Block = tuple[str, str, str]  # (html, question, truth)
+Block = tuple[str, str, JSONValue]  # (html, question, truth)
 _LEADS = (
     "The markup on this page is malformed. Parse it the way a web browser does (HTML5 "
     "parsing rules) and answer: {q}",
@@ -42,57 +44,6 @@ def _texts(rng: Random, n: int) -> list[str]:
     return pools.unique(rng, _text, n)
 
 
-def _p_div(rng: Random, i: str) -> Block:
-    a, b = _texts(rng, 2)
-    tail = rng.choice(('<div class="note">{}</div>', '<p class="more">{}'))
-    html = f'<p id="{i}" class="lead">{escape(a)} {tail.format(escape(b))}'
-    return html, f'what is the text of the paragraph with id "{i}"?', a
-
-
-def _list(rng: Random, i: str) -> Block:
-    items = _texts(rng, rng.randint(3, 6))
-    k = rng.randint(1, len(items) - 1)
-    html = f'<ul id="{i}" class="features">' + "".join(f"<li>{escape(t)}" for t in items)
-    return html + "</ul>", f'what is the text of item {k} of the list with id "{i}"?', items[k - 1]
-
-
-def _options(rng: Random, i: str) -> Block:
-    items = pools.unique(rng, pools.product_name, rng.randint(3, 6))
-    k = rng.randint(1, len(items) - 1)
-    opts = "".join(f'<option value="{token(rng, 5)}">{escape(t)}' for t in items)
-    html = f'<label>Choose a model <select id="{i}" name="model">{opts}</select></label>'
-    return html, f'what is the text of option {k} of the drop-down with id "{i}"?', items[k - 1]
-
-
-def _table(rng: Random, i: str) -> Block:
-    names = pools.unique(rng, pools.product_name, rng.randint(3, 5))
-    rows = [(n, pools.price(rng), pools.sku(rng)) for n in names]
-    body = "".join(f"<tr><td>{escape(n)}<td>{p}<td>{s}</tr>" for n, p, s in rows)
-    html = (
-        f'<table id="{i}" class="compare"><tr><th>Item</th><th>Price</th><th>SKU</th></tr>'
-        f"{body}</table>"
-    )
-    row = rng.choice(rows)
-    column = rng.randint(1, 2)
-    header = ("Item", "Price", "SKU")[column]
-    question = (
-        f'in the table with id "{i}", what is the "{header}" value of the row whose first '
-        f'cell is "{row[0]}"?'
-    )
-    return html, question, row[column]
-
-
-def _dl(rng: Random, i: str) -> Block:
-    terms = rng.sample(_TERMS, rng.randint(3, 5))
-    values = _texts(rng, len(terms))
-    html = f'<dl id="{i}" class="specs">' + "".join(
-        f"<dt>{t}<dd>{escape(v)}" for t, v in zip(terms, values, strict=True)
-    )
-    k = rng.randrange(len(terms))
-    question = f'what definition does the list with id "{i}" give for the term "{terms[k]}"?'
-    return html + "</dl>", question, values[k]
-
-
 def _bold_italic(rng: Random, i: str) -> Block:
     pre, bold, both, italic, post = _texts(rng, 5)
     html = (
@@ -103,11 +54,23 @@ def _bold_italic(rng: Random, i: str) -> Block:
     return html, question, italic
 
 
-def _link(rng: Random, i: str) -> Block:
-    a, b = _texts(rng, 2)
+def _bold_paragraph(rng: Random, i: str) -> Block:
+    lead, inner, after = _texts(rng, 3)
+    # </b> inside a <p> that <b> started outside: HTML5 re-opens <b> inside the paragraph.
     html = (
-        f'<p class="links"><a id="{i}" href="/p/{token(rng, 8)}">{escape(a)} '
-        f'<a href="/p/{token(rng, 8)}">{escape(b)}</a></a></p>'
+        f'<div id="{i}" class="teaser"><b>{escape(lead)}<p>{escape(inner)}</b> '
+        f"{escape(after)}</p></div>"
+    )
+    question = f'what is the text of the last bold (<b>) element in the block with id "{i}"?'
+    return html, question, inner
+
+
+def _link(rng: Random, i: str) -> Block:
+    a, b, c = _texts(rng, 3)
+    # A link inside a block inside a link: HTML5 closes the outer link at the inner one.
+    html = (
+        f'<a id="{i}" class="card-link" href="/p/{token(rng, 8)}">{escape(a)}<div class="sub">'
+        f'<a href="/p/{token(rng, 8)}">{escape(b)}</a></div>{escape(c)}</a>'
     )
     return html, f'what is the text of the link with id "{i}"?', a
 
@@ -119,15 +82,71 @@ def _heading(rng: Random, i: str) -> Block:
     return html, f'what is the text of the heading with id "{i}"?', a
 
 
+def _foster(rng: Random, i: str) -> Block:
+    note, decoy = _texts(rng, 2)
+    rows = "".join(
+        f"<tr><td>{escape(pools.product_name(rng))}</td><td>{pools.price(rng)}</td></tr>"
+        for _ in range(rng.randint(2, 4))
+    )
+    tag = rng.choice(("div", "p", "span"))
+    # A block written inside <table> but outside any cell is moved before the table.
+    html = (
+        f'<p class="intro">{escape(decoy)}</p><table id="{i}" class="prices">'
+        f'<{tag} class="note">{escape(note)}</{tag}>{rows}</table>'
+    )
+    question = (
+        f'what is the text of the element that comes immediately before the table with id "{i}" '
+        "(its previous sibling element)?"
+    )
+    return html, question, note
+
+
+def _image_tags(rng: Random, i: str) -> Block:
+    srcs = [f"/img/gallery/{token(rng, 8)}.jpg" for _ in range(rng.randint(3, 5))]
+    # Old CMS output: <image> is an HTML5 alias of <img>; a browser builds <img> elements.
+    tags = "".join(
+        f'<{rng.choice(("image", "img", "image"))} src="{src}" alt="{escape(_text(rng))}">'
+        for src in srcs
+    )
+    if "<image" not in tags:
+        tags = tags.replace("<img", "<image", 1)
+    html = f'<div id="{i}" class="gallery">{tags}</div>'
+    question = (
+        f'list the src of every image element (<img>) in the gallery with id "{i}", in '
+        "document order (answer a list of strings)?"
+    )
+    return html, question, srcs
+
+
+def _broken_breaks(rng: Random, i: str) -> Block:
+    lines = [
+        pools.person_name(rng),
+        f"{rng.randint(1, 999)} {rng.choice(pools.LAST_NAMES)} Street",
+        f"{rng.choice(pools.CITIES)} {rng.randint(10000, 99999)}",
+    ]
+    # "</br>" is a common typo; HTML5 turns it into a <br>, lenient parsers drop it.
+    breaks = [rng.choice(("</br>", "</br>", "<br>")) for _ in lines[1:]]
+    if "</br>" not in breaks:
+        breaks[0] = "</br>"
+    body = escape(lines[0]) + "".join(
+        b + escape(line) for b, line in zip(breaks, lines[1:], strict=True)
+    )
+    html = f'<address id="{i}" class="ship-to">{body}</address>'
+    question = (
+        f'split the address with id "{i}" into its lines at each line break (<br>) and return '
+        "the lines as a list of strings?"
+    )
+    return html, question, lines
+
+
 _KINDS: tuple[tuple[str, Callable[[Random, str], Block]], ...] = (
-    ("intro", _p_div),
-    ("list", _list),
-    ("pick", _options),
-    ("grid", _table),
-    ("spec", _dl),
     ("promo", _bold_italic),
+    ("teaser", _bold_paragraph),
     ("link", _link),
     ("title", _heading),
+    ("grid", _foster),
+    ("gallery", _image_tags),
+    ("addr", _broken_breaks),
 )
 
 
@@ -169,9 +188,12 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.MALFORMED,
     difficulty=Difficulty.HARD,
     solvable=True,
-    version=1,
+    version=2,
     phase="phase2",
     description="Malformed markup where only HTML5 (browser) parsing gives the right element.",
-    answer_schema="a string, the element's text in the browser's DOM, whitespace collapsed",
+    answer_schema=(
+        "a string, the element's text in the browser's DOM, whitespace collapsed (or the list "
+        "of strings the request asks for)"
+    ),
     generate=generate,
 )

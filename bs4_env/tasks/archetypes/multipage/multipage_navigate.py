@@ -41,6 +41,8 @@ _CATS = ("audio", "kitchen", "outdoor", "office", "home", "travel")
 
 
 def _field(rng: Random, field: str) -> str:
+    if field == "author":
+        return pools.person_name(rng)
     if field == "warranty":
         return f"{rng.randrange(6, 61, 3)} months ({rng.choice(_KINDS)})"
     if field == "part number":
@@ -85,6 +87,8 @@ def generate(rng: Random) -> Generated:
         related = "".join(f"<li>{escape(o)}</li>" for o in others)
         if articles:
             editor = pools.person_name(rng)
+            while editor == value:
+                editor = pools.person_name(rng)
             body = (
                 f'<article><h1 class="entry-title">{escape(name)}</h1><p class="byline">By '
                 f'<a rel="author" href="/authors/{token(rng, 6)}">{escape(value)}</a></p>'
@@ -155,7 +159,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.MULTIPAGE,
     difficulty=Difficulty.HARD,
     solvable=True,
-    version=1,
+    version=2,
     phase="phase2",
     description="Follow a relative link from a listing to the one detail page holding the value.",
     answer_schema="a string, the value exactly as shown on the detail page",

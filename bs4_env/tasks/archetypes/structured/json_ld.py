@@ -6,8 +6,9 @@ Shortcuts resisted: the visible page shows an outdated value (old price, old SKU
 originally planned date/venue) and stale microdata ``<meta itemprop>`` tags; a second
 entity (related product, sister store) sits in another block or in the same ``@graph``
 with its own value; press-office and fax numbers surround the store's phone; JSON is
-minified or indented, sometimes ``\\u``-escaped. Every request states its string format;
-store-phone requests use the shared ``contact_phone`` wording (twin of ``image_text``).
+minified or indented, sometimes ``\\u``-escaped. Every request states its string format
+and names the JSON-LD as its source (the store phone is never displayed, only behind a
+"Call us" button).
 """
 
 from __future__ import annotations
@@ -52,7 +53,13 @@ def _contact(rng: Random) -> Built:
     callback = f'<a class="btn call" href="/contact/callback?s={token(rng, 5)}">Call us</a>'
     main = articles.contact_section(rng, store, street, callback, press)
     main += articles.branch_section(other, other_street)
-    return main, entities, queries.contact_phone(store), phone, f"Contact {store}"
+    # The number is not displayed (only a "Call us" button is), so the request names the
+    # JSON-LD as the source instead of asking for the number "as displayed".
+    query = (
+        f'According to {_LD}, what is the telephone number of the store "{store}"? Answer with '
+        'its telephone value exactly as written there (e.g. "+1 555 010 2233").'
+    )
+    return main, entities, _ld_query(query), phone, f"Contact {store}"
 
 
 def _product(rng: Random, field: str) -> Built:
@@ -204,11 +211,10 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.STRUCTURED,
     difficulty=Difficulty.MEDIUM,
     solvable=True,
-    version=1,
+    version=2,
     phase="phase2",
     description="A field of a named entity in JSON-LD, with stale visible and microdata values.",
-    # Each request carries its own answer shape; store-phone requests share the exact
-    # wording and schema of their image_text twin.
+    # Each request carries its own answer shape.
     answer_schema="a string, in the format the request gives",
     generate=generate,
 )

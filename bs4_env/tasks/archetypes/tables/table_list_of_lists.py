@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from random import Random
 
+from bs4_env.tasks import queries
 from bs4_env.tasks.html import pools
 from bs4_env.tasks.html import tables as tb
 from bs4_env.tasks.html.chrome import wrap_page
@@ -73,6 +74,9 @@ ARCHETYPE = ArchetypeSpec(
     solvable=True,
     version=1,
     description="A captioned data table as rows of cell texts, beside a layout and a decoy table.",
-    answer_schema="a list of lists of strings: the header row, then each body row's cell texts",
+    answer_schema=(
+        "a list of lists of strings: the header row, then each body row's cell texts, "
+        f"{queries.DISPLAYED}"
+    ),
     generate=generate,
 )

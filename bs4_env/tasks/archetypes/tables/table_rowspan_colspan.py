@@ -14,6 +14,7 @@ from __future__ import annotations
 from html import escape
 from random import Random
 
+from bs4_env.tasks import queries
 from bs4_env.tasks.html import pools
 from bs4_env.tasks.html import tables as tb
 from bs4_env.tasks.html.chrome import wrap_page
@@ -178,7 +179,7 @@ ARCHETYPE = ArchetypeSpec(
     description="Expand a table's rowspan/colspan cells into a full grid, header row included.",
     answer_schema=(
         "a list of lists of strings: the header row then each body row, merged cells repeated "
-        "in every position they cover"
+        f"in every position they cover; cell texts {queries.DISPLAYED}"
     ),
     generate=generate,
 )
