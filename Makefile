@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 
-.PHONY: eval test test-fast lint bench
+.PHONY: eval test test-fast lint bench test-sandbox-unprivileged
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,15 @@ lint: $(STAMP)
 ## Everything CI runs: lint, types, and every test (slow and integration included).
 test: lint
 	$(BIN)/pytest -m "" -p no:cacheprovider $(ARGS)
+	$(MAKE) test-sandbox-unprivileged
+
+## The sandbox suite again as an unprivileged uid (CI runs as root; without root the run
+## above already was unprivileged).
+test-sandbox-unprivileged: $(STAMP)
+	@if [ "$$(id -u)" = 0 ]; then \
+		$(BIN)/python -m tests.sandbox.run_unprivileged -- \
+			$(BIN)/python -m pytest tests/sandbox -m "" -p no:cacheprovider -q; \
+	else echo "not root: the sandbox suite already ran unprivileged"; fi
 
 ## Fast unit tests only (the default marker filter in pyproject).
 test-fast: $(STAMP)

@@ -1,10 +1,13 @@
 """Benchmark the sandbox backends: latency, concurrency, and resource stability.
 
-Compares, on a small page and a ~75 KB page: (a) the program exec'd in this process with bs4
-pre-imported (the floor), (b) a fresh ``python`` per call (``SubprocessExecutor``), (c) the
-warm fork-server pool (``LocalExecutor``). Reports wall-clock p50/p95 and CPU per call (the
-CPU figure is robust to a loaded machine; wall clock is not). Then 64 concurrent calls
-(throughput and the event loop's longest stall) and N calls in a row (processes, fds, RSS).
+Compares, on a small page, a ~75 KB and a ~300 KB page: (a) the program exec'd in this
+process with bs4 pre-imported (the floor), (b) a fresh ``python`` per call
+(``SubprocessExecutor``; not on the 300 KB page), (c) the warm fork-server pool
+(``LocalExecutor``), (d) the same pool running a program that does not parse (the sandbox's
+own per-call cost). Reports wall-clock p50/p95 and CPU per call (the CPU figure is robust to
+a loaded machine; wall clock is not). Then 64 concurrent calls (throughput, the event loop's
+longest stall, queue wait apart from run time), an ordinary call behind 8 sleeping ones
+(queue wait with and without pool growth), and N calls in a row (processes, fds, RSS).
 Prints figures only; it asserts nothing.
 """
 
@@ -22,7 +25,7 @@ from pathlib import Path
 
 import bs4
 
-from bs4_env.sandbox.base import ExecRequest, Executor
+from bs4_env.sandbox.base import ExecRequest, ExecResult, Executor
 from bs4_env.sandbox.local_backend import LocalExecutor
 from bs4_env.sandbox.subprocess_backend import SubprocessExecutor
 
@@ -36,6 +39,8 @@ LARGE = (
     + "".join(ROW.format(i=i) for i in range(900))
     + "</table></body></html>"
 )
+HUGE = LARGE.replace("</table>", "".join(ROW.format(i=i) for i in range(900, 3600)) + "</table>")
+SLEEPER = "import time\ntime.sleep({seconds})"
 CLK = os.sysconf("SC_CLK_TCK")
 
 
@@ -49,7 +54,7 @@ def in_process(html: str, samples: int) -> tuple[list[float], float]:
     times, cpu0 = [], time.process_time()
     for _ in range(samples):
         started = time.perf_counter()
-        namespace = {"__name__": "__main__", "HTML": html, "QUERY": ""}
+        namespace: dict[str, object] = {"__name__": "__main__", "HTML": html, "QUERY": ""}
         namespace["make_soup"] = lambda parser="html.parser": bs4.BeautifulSoup(html, parser)
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(CODE, "<model-code>", "exec"), namespace)
@@ -103,7 +108,7 @@ def _reaped_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-async def concurrency(executor: LocalExecutor, calls: int) -> tuple[float, float, int]:
+async def concurrency(executor: LocalExecutor, calls: int) -> tuple[float, float, list[ExecResult]]:
     stall, stop = 0.0, asyncio.Event()
 
     async def ticker() -> None:
@@ -122,7 +127,21 @@ async def concurrency(executor: LocalExecutor, calls: int) -> tuple[float, float
     elapsed = time.perf_counter() - started
     stop.set()
     await tick
-    return calls / elapsed, stall, sum(r.ok for r in results)
+    return calls / elapsed, stall, results
+
+
+async def starvation(pool_size: int, grow: bool, sleepers: int, seconds: float) -> ExecResult:
+    """An ordinary call issued behind ``sleepers`` calls that sleep ``seconds`` each."""
+    ceiling = None if grow else pool_size
+    async with LocalExecutor(pool_size=pool_size, max_pool_size=ceiling) as executor:
+        assert isinstance(executor, LocalExecutor)
+        await executor.start()
+        slow = ExecRequest(SLEEPER.format(seconds=seconds), SMALL, timeout_s=seconds + 5)
+        pending = [asyncio.ensure_future(executor.run(slow)) for _ in range(sleepers)]
+        await asyncio.sleep(0.1)
+        result = await executor.run(ExecRequest(CODE, SMALL))
+        await asyncio.gather(*pending)
+    return result
 
 
 def footprint() -> tuple[int, int, float]:
@@ -143,6 +162,8 @@ async def main() -> None:
     parser.add_argument("--naive-samples", type=int, default=30, help="samples for (b)")
     parser.add_argument("--pool-size", type=int, default=4)
     parser.add_argument("--concurrent", type=int, default=64)
+    parser.add_argument("--huge-samples", type=int, default=30, help="samples on 300 KB")
+    parser.add_argument("--sleep", type=float, default=5.0, help="seconds each sleeper sleeps")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()}  cores: {os.cpu_count()}")
     naive = SubprocessExecutor()
@@ -150,30 +171,42 @@ async def main() -> None:
         assert isinstance(warm, LocalExecutor)
         await warm.start()
         print(f"{'page':>8} {'backend':<27} {'p50 ms':>8} {'p95 ms':>8} {'CPU ms/call':>12}")
-        for label, html in (("small", SMALL), ("75KB", LARGE)):
-            floor, floor_cpu = in_process(html, args.samples)
-            slow, slow_cpu = await timed_calls(naive, html, args.naive_samples)
-            fast, fast_cpu = await timed_calls(warm, html, args.samples)
-            bare, bare_cpu = await timed_calls(warm, html, args.samples, NO_PARSE)
+        pages = (("small", SMALL, args.samples), ("75KB", LARGE, args.samples),
+                 ("300KB", HUGE, args.huge_samples))  # fmt: skip
+        for label, html, samples in pages:
+            floor, floor_cpu = in_process(html, samples)
+            slow, slow_cpu = ([], 0.0) if html is HUGE else await timed_calls(
+                naive, html, args.naive_samples)  # fmt: skip
+            fast, fast_cpu = await timed_calls(warm, html, samples)
+            bare, bare_cpu = await timed_calls(warm, html, samples, NO_PARSE)
             rows = (("(a) in-process floor", floor, floor_cpu), ("(b) subprocess/call", slow,
                     slow_cpu), ("(c) LocalExecutor", fast, fast_cpu),
                     ("(d) LocalExecutor no parse", bare, bare_cpu))  # fmt: skip
             for name, times, cpu in rows:
-                print(
-                    f"{label:>8} {name:<27} {pct(times, 0.5) * 1e3:8.2f} "
-                    f"{pct(times, 0.95) * 1e3:8.2f} {cpu * 1e3:12.2f}"
-                )
+                if times:
+                    print(
+                        f"{label:>8} {name:<27} {pct(times, 0.5) * 1e3:8.2f} "
+                        f"{pct(times, 0.95) * 1e3:8.2f} {cpu * 1e3:12.2f}"
+                    )
             overhead = (statistics.median(fast) - statistics.median(floor)) * 1e3
+            speedup = (
+                f"; speedup vs naive: p50 {statistics.median(slow) / statistics.median(fast):.1f}x"
+                f", CPU {slow_cpu / fast_cpu:.1f}x"
+                if slow
+                else ""
+            )
             print(
                 f"{label:>8} overhead over floor: p50 {overhead:.2f} ms, "
-                f"CPU {(fast_cpu - floor_cpu) * 1e3:.2f} ms; speedup vs naive: "
-                f"p50 {statistics.median(slow) / statistics.median(fast):.1f}x, "
-                f"CPU {slow_cpu / fast_cpu:.1f}x"
+                f"CPU {(fast_cpu - floor_cpu) * 1e3:.2f} ms{speedup}"
             )
-        rate, stall, ok = await concurrency(warm, args.concurrent)
+        rate, stall, results = await concurrency(warm, args.concurrent)
+        waits = [r.queue_wait_s for r in results]
+        runs = [r.duration_s for r in results]
         print(
-            f"{args.concurrent} concurrent calls: {ok} ok, {rate:.1f} calls/s, "
-            f"longest event-loop stall {stall * 1e3:.1f} ms"
+            f"{args.concurrent} concurrent calls on {args.pool_size} workers: "
+            f"{sum(r.ok for r in results)} ok, {rate:.1f} calls/s, longest event-loop stall "
+            f"{stall * 1e3:.1f} ms; queue wait p50 {pct(waits, 0.5) * 1e3:.0f} ms, max "
+            f"{max(waits) * 1e3:.0f} ms; run time p50 {pct(runs, 0.5) * 1e3:.1f} ms"
         )
         before = footprint()
         request = ExecRequest(CODE, SMALL)
@@ -190,6 +223,13 @@ async def main() -> None:
         for name, b, a in zip(("processes", "open fds", "RSS MiB"), before, after, strict=True):
             print(f"  {name:<10} start {b:>8.1f}  end {a:>8.1f}")
     print(f"after aclose: {len(descendants(os.getpid()))} descendant processes")
+    for grow in (False, True):
+        result = await starvation(args.pool_size, grow, 2 * args.pool_size, args.sleep)
+        print(
+            f"ordinary call behind {2 * args.pool_size} calls sleeping {args.sleep:g} s on "
+            f"{args.pool_size} workers, pool growth {'on ' if grow else 'off'}: ok={result.ok}, "
+            f"queue wait {result.queue_wait_s:.2f} s, run time {result.duration_s * 1e3:.1f} ms"
+        )
     print(f"load average after: {os.getloadavg()}")
 
 

@@ -19,7 +19,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         )
     else:
         for status in statuses:
-            print(f"{'active  ' if status.active else 'INACTIVE'} {status.name:18} {status.detail}")
+            print(f"{'active  ' if status.active else 'INACTIVE'} {status.name:20} {status.detail}")
     inactive = [s.name for s in statuses if not s.active]
     if inactive:
         print(

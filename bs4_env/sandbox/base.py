@@ -30,7 +30,11 @@ class ExecRequest:
 
 @dataclass(frozen=True)
 class ExecResult:
-    """What happened. ``infra_error`` is set only when the sandbox itself failed."""
+    """What happened. ``infra_error`` is set only when the sandbox itself failed.
+
+    ``duration_s`` is the run time (from a sandbox taking the call to its answer);
+    ``queue_wait_s`` is the time spent before that, waiting for a free sandbox.
+    """
 
     stdout: str
     stderr: str
@@ -41,6 +45,7 @@ class ExecResult:
     stderr_truncated_bytes: int = 0
     soup_parses: int = 0
     infra_error: str | None = None
+    queue_wait_s: float = 0.0
 
     @property
     def ok(self) -> bool:

@@ -1,45 +1,77 @@
 """``LocalExecutor``: a hardened warm pool of fork-server workers on this machine.
 
-Calls are queued onto ``pool_size`` warm workers; each call runs in a fresh child forked
-from a worker with bs4 and every parser already loaded, inside the isolation layers of
-``isolation`` (namespaces, hidden secrets, unprivileged uid, Landlock, seccomp, rlimits).
-A worker that dies or hangs during a call turns that call into an ``infra_error``; one
-found dead before a call is skipped; both are replaced in the background. ``aclose``
-stops every worker and everything they spawned.
+Calls are queued (first come, first served) onto warm workers; each call runs in a fresh
+child forked from a worker with bs4 and every parser already loaded, inside the isolation
+layers of ``isolation`` and ``call_layers``. The pool starts with ``pool_size`` workers and
+grows by one, up to ``max_pool_size``, whenever a call has waited ``grow_after_s`` while a
+worker has been busy on one call that long: slow calls cannot starve the others for long,
+and short bursts cost no extra processes. A worker that dies, hangs or loses step during a
+call turns that call into an ``infra_error``; one found dead before a call is skipped; both
+are replaced in the background. ``aclose`` stops every worker and removes the executor's
+private temp root (``temproot``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
+from collections.abc import Coroutine
+from typing import Any
 
 from bs4_env.sandbox.base import ExecRequest, ExecResult, Executor
 from bs4_env.sandbox.isolation import LayerStatus
 from bs4_env.sandbox.pool import Pool, WorkerError, WorkerProcess
-from bs4_env.sandbox.protocol import Message, page_key
+from bs4_env.sandbox.protocol import run_request
+from bs4_env.sandbox.temproot import TempRoot
 
 _log = logging.getLogger(__name__)
 DEFAULT_POOL_SIZE = 4
+DEFAULT_MAX_POOL_SIZE = 32
+DEFAULT_GROW_AFTER_S = 1.0
 DEFAULT_UID_BASE = 60000
+MAX_SLOTS = 100  # sandbox uids are uid_base .. uid_base + 99
 _RESPAWN_BACKOFF_S = 1.0
 
 
 class LocalExecutor(Executor):
-    """Runs programs in sandboxed children of ``pool_size`` warm workers.
+    """Runs programs in sandboxed children of warm workers.
 
-    Each worker slot runs its calls as its own uid (``uid_base + slot``) so per-user
-    limits such as RLIMIT_NPROC cannot be exhausted by a neighbouring call.
+    As root each worker slot runs its calls as its own uid (``uid_base + slot``), so
+    per-user limits such as RLIMIT_NPROC cannot be exhausted by a neighbouring call. Without
+    root, each call gets its own mount and IPC namespaces through a user namespace where the
+    kernel allows it (``user_namespaces=False`` turns that off).
     """
 
-    def __init__(self, pool_size: int = DEFAULT_POOL_SIZE, uid_base: int = DEFAULT_UID_BASE):
-        if pool_size < 1:
-            raise ValueError(f"pool_size must be >= 1, got {pool_size}")
+    def __init__(
+        self,
+        pool_size: int = DEFAULT_POOL_SIZE,
+        uid_base: int = DEFAULT_UID_BASE,
+        *,
+        max_pool_size: int | None = None,
+        grow_after_s: float = DEFAULT_GROW_AFTER_S,
+        user_namespaces: bool = True,
+        temp_parent: str | None = None,
+    ) -> None:
+        ceiling = max(pool_size, DEFAULT_MAX_POOL_SIZE) if max_pool_size is None else max_pool_size
+        if not 1 <= pool_size <= ceiling <= MAX_SLOTS:
+            raise ValueError(
+                f"need 1 <= pool_size ({pool_size}) <= max_pool_size ({ceiling}) <= {MAX_SLOTS}"
+            )
+        if grow_after_s <= 0:
+            raise ValueError(f"grow_after_s must be > 0, got {grow_after_s}")
         self.pool_size = pool_size
+        self.max_pool_size = ceiling
+        self.grow_after_s = grow_after_s
         self.uid_base = uid_base
+        self.user_namespaces = user_namespaces
+        self.temp_root = TempRoot(temp_parent)
         self._pool = Pool()
         self._workers: dict[int, WorkerProcess] = {}
-        self._respawns: set[asyncio.Task[None]] = set()
+        self._busy_since: dict[int, float] = {}
+        self._growing: set[int] = set()
+        self._background: set[asyncio.Task[None]] = set()
         self._start_lock = asyncio.Lock()
         self._started = False
         self._closed = False
@@ -54,18 +86,26 @@ class LocalExecutor(Executor):
         """The isolation layers the workers reported at start-up."""
         return next((w.layers for w in self._workers.values() if w.layers), [])
 
+    @property
+    def worker_namespaces(self) -> list[dict[str, int]]:
+        """Each worker's own IPC and mount namespace ids (a call's must differ from all)."""
+        return [w.namespaces for w in self._workers.values()]
+
     async def start(self) -> None:
-        """Spawn all workers (concurrently); ``run`` does this on first use."""
+        """Create the temp root and spawn ``pool_size`` workers; ``run`` does this on first use."""
         async with self._start_lock:
             if self._closed:
                 raise RuntimeError("executor is closed")
             if self._started:
                 return
-            workers = [WorkerProcess(slot, self.uid_base + slot) for slot in range(self.pool_size)]
+            for problem in self.temp_root.create():
+                _log.warning("stale sandbox temp root not fully removed: %s", problem)
+            workers = [self._new_worker(slot) for slot in range(self.pool_size)]
             results = await asyncio.gather(*(w.start() for w in workers), return_exceptions=True)
             for worker, outcome in zip(workers, results, strict=True):
                 if isinstance(outcome, BaseException):
                     await asyncio.gather(*(w.kill() for w in workers))
+                    self.temp_root.remove()
                     raise RuntimeError(f"sandbox worker failed to start: {outcome}") from outcome
                 self._workers[worker.slot] = worker
                 self._pool.release(worker)
@@ -77,72 +117,94 @@ class LocalExecutor(Executor):
                 # Degrade loudly: model code runs with weaker isolation than designed.
                 _log.warning("sandbox isolation layers inactive here: %s", "; ".join(inactive))
 
+    def _new_worker(self, slot: int) -> WorkerProcess:
+        workdir = self.temp_root.new_dir(f"slot{slot}")
+        return WorkerProcess(slot, self.uid_base + slot, workdir, self.user_namespaces)
+
     async def run(self, request: ExecRequest) -> ExecResult:
         await self.start()
-        key = page_key(request.html)
-        worker = await self._pool.acquire(key)
-        while not worker.alive and not self._closed:
-            # It died between calls (not this program's doing): replace it, wait for a slot.
-            self._respawn(worker)
-            worker = await self._pool.acquire(key)
+        queued = time.perf_counter()
+        worker = await self._acquire()
         started = time.perf_counter()
+        self._busy_since[worker.slot] = time.monotonic()
+        key = secrets.token_hex(16)
+        payload = run_request(request.code, request.html, request.query, key, request.timeout_s,
+                              request.max_output_bytes)  # fmt: skip
         try:
-            reply = await self._call(worker, request, key)
+            reply = await worker.call(payload, request.timeout_s, request.max_output_bytes)
+            result = reply.result(key, time.perf_counter() - started, started - queued)
         except WorkerError as error:
+            self._busy_since.pop(worker.slot, None)
             self._respawn(worker)
-            return ExecResult(
-                "", "", None, False, time.perf_counter() - started, infra_error=str(error)
-            )
-        self._pool.release(worker)
-        return ExecResult(
-            stdout=str(reply["stdout"]),
-            stderr=str(reply["stderr"]),
-            exit_code=reply["exit_code"],
-            timed_out=bool(reply["timed_out"]),
-            duration_s=time.perf_counter() - started,
-            stdout_truncated_bytes=int(reply["stdout_truncated_bytes"]),
-            stderr_truncated_bytes=int(reply["stderr_truncated_bytes"]),
-            soup_parses=int(reply["soup_parses"]),
-            infra_error=reply.get("infra_error"),
-        )
+            elapsed = time.perf_counter() - started
+            return ExecResult("", "", None, False, elapsed, infra_error=str(error),
+                              queue_wait_s=started - queued)  # fmt: skip
+        self._busy_since.pop(worker.slot, None)
+        if reply.restart:
+            self._respawn(worker)
+        else:
+            self._pool.release(worker)
+        return result
 
-    async def _call(self, worker: WorkerProcess, request: ExecRequest, key: str) -> Message:
-        message: Message = {
-            "page_key": key,
-            "code": request.code,
-            "query": request.query,
-            "timeout_s": request.timeout_s,
-            "max_output_bytes": request.max_output_bytes,
-        }
-        if worker.pages.get(key) is None:
-            message["html"] = request.html
-        reply = await worker.call(message, request.timeout_s)
-        if reply.get("cache_miss"):
-            # The mirrors drifted (should not happen); resend the page and resync.
-            worker.pages.clear()
-            message["html"] = request.html
-            reply = await worker.call(message, request.timeout_s)
-        if "html" in message:
-            worker.pages.put(key, "")
-        if "infra_error" in reply and "stdout" not in reply:
-            raise WorkerError(str(reply["infra_error"]))
-        return reply
+    async def _acquire(self) -> WorkerProcess:
+        """A live idle worker; while waiting, grow the pool if slow calls hold every worker."""
+        while True:
+            worker = await self._wait_for_worker()
+            if worker.alive or self._closed:
+                return worker
+            # It died between calls (not this program's doing): replace it, wait again.
+            self._respawn(worker)
+
+    async def _wait_for_worker(self) -> WorkerProcess:
+        acquire = asyncio.ensure_future(self._pool.acquire())
+        try:
+            while not (await asyncio.wait({acquire}, timeout=self.grow_after_s))[0]:
+                self._grow_if_starved()
+        except asyncio.CancelledError:
+            if acquire.done() and not acquire.cancelled() and acquire.exception() is None:
+                self._pool.release(acquire.result())  # handed over just as we were cancelled
+            acquire.cancel()
+            raise
+        return acquire.result()
+
+    def _grow_if_starved(self) -> None:
+        """Add a worker if one has been busy on a single call for ``grow_after_s``."""
+        now = time.monotonic()
+        stuck = any(now - since >= self.grow_after_s for since in self._busy_since.values())
+        free = [s for s in range(self.max_pool_size) if s not in self._workers
+                and s not in self._growing]  # fmt: skip
+        if stuck and free and not self._closed:
+            self._growing.add(free[0])
+            self._spawn(self._grow(free[0]))
+
+    async def _grow(self, slot: int) -> None:
+        try:
+            await self._start_worker(slot)
+        finally:
+            self._growing.discard(slot)
 
     def _respawn(self, dead: WorkerProcess) -> None:
         """Replace a failed worker in the background; its slot rejoins the pool when ready."""
-        task = asyncio.get_running_loop().create_task(self._replace(dead))
-        self._respawns.add(task)
-        task.add_done_callback(self._respawns.discard)
+        self._spawn(self._replace(dead))
+
+    def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(job)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _replace(self, dead: WorkerProcess) -> None:
         await dead.kill()
+        await asyncio.to_thread(self.temp_root.remove_dir, dead.workdir)
+        await self._start_worker(dead.slot)
+
+    async def _start_worker(self, slot: int) -> None:
         while not self._closed:
-            fresh = WorkerProcess(dead.slot, dead.uid)
-            self._workers[dead.slot] = fresh
+            fresh = self._new_worker(slot)
+            self._workers[slot] = fresh
             try:
                 await fresh.start()
             except (WorkerError, OSError) as error:
-                _log.warning("respawn of sandbox slot %d failed: %s; retrying", dead.slot, error)
+                _log.warning("start of sandbox slot %d failed: %s; retrying", slot, error)
                 await asyncio.sleep(_RESPAWN_BACKOFF_S)
                 continue
             if self._closed:
@@ -152,11 +214,13 @@ class LocalExecutor(Executor):
             return
 
     async def aclose(self) -> None:
-        """Stop every worker; each kills its whole namespace before exiting."""
+        """Stop every worker (each kills its whole namespace) and remove the temp root."""
         self._closed = True
-        for task in list(self._respawns):
+        for task in list(self._background):
             task.cancel()
-        await asyncio.gather(*self._respawns, return_exceptions=True)
+        await asyncio.gather(*self._background, return_exceptions=True)
         self._pool.take_idle()
         await asyncio.gather(*(w.close() for w in self._workers.values()))
         self._workers.clear()
+        for problem in await asyncio.to_thread(self.temp_root.remove):
+            _log.warning("sandbox temp root not fully removed: %s", problem)

@@ -1,8 +1,8 @@
-"""Host side of one warm worker, and the pool that hands workers to calls.
+"""Host side of one warm worker, and the queue that hands idle workers to calls.
 
-The host never buffers more than one bounded frame per worker, never blocks the event
-loop, and treats any worker failure (died, hung, garbled) as an infrastructure error:
-the worker is killed and replaced, and the call says so in ``infra_error``.
+The host never buffers more than one bounded reply per worker, never blocks the event loop,
+and treats any worker failure (died, hung, garbled, out of step) as an infrastructure
+error: the worker is killed and replaced, and the call says so in ``infra_error``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,19 @@ import os
 import signal
 import sys
 from collections import deque
+from dataclasses import dataclass
 
+from bs4_env.sandbox.base import ExecResult, truncation_marker
 from bs4_env.sandbox.isolation import SAFE_ENV, LayerStatus
-from bs4_env.sandbox.protocol import Message, PageCache, ProtocolError, encode, read_frame
+from bs4_env.sandbox.protocol import (
+    Message,
+    ProtocolError,
+    Section,
+    encode,
+    parse_report,
+    read_frame,
+    read_reply,
+)
 
 WORKER_START_TIMEOUT_S = 60.0
 # The worker enforces the call's timeout itself; this only catches a hung worker.
@@ -26,14 +36,59 @@ class WorkerError(Exception):
     """The worker process failed; the call did not run to a verdict."""
 
 
+@dataclass(frozen=True)
+class Reply:
+    """A worker's answer to one call: its verdict and the raw output sections."""
+
+    header: Message
+    sections: dict[str, Section]
+
+    @property
+    def restart(self) -> bool:
+        """The worker will exit after this reply (it cannot safely serve another call)."""
+        return bool(self.header.get("restart"))
+
+    def result(self, key: str, duration_s: float, queue_wait_s: float) -> ExecResult:
+        """The call's ``ExecResult`` (raises ``WorkerError`` if the worker's verdict is bad)."""
+        header = self.header
+        exit_code, timed_out, infra = (header.get(k) for k in ("exit_code", "timed_out",
+                                                               "infra_error"))  # fmt: skip
+        if not (exit_code is None or isinstance(exit_code, int)) or not isinstance(timed_out, bool):
+            raise WorkerError(f"worker sent a bad verdict: {header!r}")
+        if infra is not None and not isinstance(infra, str):
+            raise WorkerError(f"worker sent a bad verdict: {header!r}")
+        stdout, out_dropped = _text(self.sections["stdout"])
+        stderr, err_dropped = _text(self.sections["stderr"])
+        return ExecResult(
+            stdout=stdout,
+            stderr=stderr,
+            exit_code=exit_code,
+            timed_out=timed_out,
+            duration_s=duration_s,
+            stdout_truncated_bytes=out_dropped,
+            stderr_truncated_bytes=err_dropped,
+            soup_parses=0 if infra else parse_report(self.sections["report"], key),
+            infra_error=infra,
+            queue_wait_s=queue_wait_s,
+        )
+
+
+def _text(section: Section) -> tuple[str, int]:
+    """Decode kept output (invalid UTF-8 replaced) and mark what was dropped."""
+    text = section.data.decode("utf-8", errors="replace")
+    return (text + truncation_marker(section.dropped) if section.dropped else text), section.dropped
+
+
 class WorkerProcess:
     """One warm worker: spawn, send a request, read its answer, kill."""
 
-    def __init__(self, slot: int, uid: int) -> None:
+    def __init__(self, slot: int, uid: int, workdir: str, user_namespaces: bool) -> None:
         self.slot = slot
         self.uid = uid
-        self.pages = PageCache()
+        self.workdir = workdir
+        self.user_namespaces = user_namespaces
         self.layers: list[LayerStatus] = []
+        self.namespaces: dict[str, int] = {}
         self._proc: asyncio.subprocess.Process | None = None
 
     @property
@@ -49,6 +104,7 @@ class WorkerProcess:
         """Spawn the worker with a scrubbed environment and wait for its ready message."""
         self._proc = await asyncio.create_subprocess_exec(
             sys.executable, "-I", "-m", "bs4_env.sandbox.worker", "--uid", str(self.uid),
+            "--workdir", self.workdir, "--user-namespaces", str(int(self.user_namespaces)),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             env=dict(SAFE_ENV),
@@ -57,28 +113,37 @@ class WorkerProcess:
             limit=1 << 16,
         )  # fmt: skip
         try:
-            hello = await asyncio.wait_for(self._read(), WORKER_START_TIMEOUT_S)
+            hello = await asyncio.wait_for(self._read_hello(), WORKER_START_TIMEOUT_S)
         except (TimeoutError, WorkerError) as error:
             await self.kill()
             raise WorkerError(f"worker did not start: {error}") from error
         self.layers = [LayerStatus(**layer) for layer in hello.get("layers", [])]
+        self.namespaces = dict(hello.get("namespaces", {}))
 
-    async def call(self, request: Message, timeout_s: float) -> Message:
-        """Send one request and wait (bounded) for its answer."""
+    async def call(self, request: bytes, timeout_s: float, output_limit: int) -> Reply:
+        """Send one encoded request and wait (bounded) for its reply."""
         proc = self._proc
-        if proc is None or proc.stdin is None:
+        if proc is None or proc.stdin is None or proc.stdout is None:
             raise WorkerError("worker not started")
+        stdout = proc.stdout
         try:
-            proc.stdin.write(encode(request))
+            proc.stdin.write(request)
             await proc.stdin.drain()
         except (BrokenPipeError, ConnectionResetError) as error:
             raise WorkerError(f"worker gone before the request: {error}") from error
         try:
-            return await asyncio.wait_for(self._read(), timeout_s + SUPERVISION_GRACE_S)
+            header, sections = await asyncio.wait_for(
+                read_reply(stdout, output_limit), timeout_s + SUPERVISION_GRACE_S
+            )
         except TimeoutError as error:
             raise WorkerError("worker did not answer in time") from error
+        except asyncio.IncompleteReadError as error:
+            raise WorkerError(f"worker died (exit status {proc.returncode})") from error
+        except ProtocolError as error:
+            raise WorkerError(f"worker sent garbage: {error}") from error
+        return Reply(header, sections)
 
-    async def _read(self) -> Message:
+    async def _read_hello(self) -> Message:
         proc = self._proc
         if proc is None or proc.stdout is None:
             raise WorkerError("worker not started")
@@ -118,16 +183,18 @@ def _at_eof(proc: asyncio.subprocess.Process) -> bool:
 
 
 class Pool:
-    """Hands idle workers to callers, preferring one that already holds the page."""
+    """Hands idle workers to callers, first come first served."""
 
     def __init__(self) -> None:
         self._idle: list[WorkerProcess] = []
         self._waiters: deque[asyncio.Future[WorkerProcess]] = deque()
 
-    async def acquire(self, page_key: str) -> WorkerProcess:
-        for index, worker in enumerate(self._idle):
-            if page_key in worker.pages:
-                return self._idle.pop(index)
+    @property
+    def waiting(self) -> int:
+        """Callers waiting for a worker right now."""
+        return sum(not w.done() for w in self._waiters)
+
+    async def acquire(self) -> WorkerProcess:
         if self._idle:
             return self._idle.pop()
         waiter: asyncio.Future[WorkerProcess] = asyncio.get_running_loop().create_future()

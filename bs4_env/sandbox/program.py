@@ -3,6 +3,12 @@
 One implementation of what the model's code sees (``HTML``, ``QUERY``, ``make_soup``), how
 BeautifulSoup parses are counted, and how tracebacks are trimmed, so every backend grades
 the same program the same way.
+
+Only trees built from the page itself count (``make_soup()``, ``BeautifulSoup(HTML, ...)``,
+also from ``HTML.encode()``); ``BeautifulSoup('')`` or a tree of any other markup does not.
+The count is self-reported: it is kept and written by code in the program's own process, so
+code that reaches into this module's frames or objects can change it. The report is keyed
+with a per-call secret from the payload, so blind writes to its descriptor do not count.
 """
 
 from __future__ import annotations
@@ -20,14 +26,25 @@ PARSERS = ("html.parser", "lxml", "html5lib")
 MODEL_FILENAME = "<model-code>"
 
 
-def _install_parse_counter() -> list[int]:
-    """Wrap ``BeautifulSoup.__init__`` so every tree the program builds is counted."""
+def _install_parse_counter(html: str) -> list[int]:
+    """Wrap ``BeautifulSoup.__init__`` so every tree built from ``html`` is counted."""
     parses = [0]
     original_init = bs4.BeautifulSoup.__init__
+    encoded: list[bytes] = []
+
+    def is_page(markup: object) -> bool:
+        if isinstance(markup, str):
+            return markup is html or markup == html
+        if isinstance(markup, (bytes, bytearray)):
+            if not encoded:
+                encoded.append(html.encode("utf-8", "surrogatepass"))
+            return len(markup) == len(encoded[0]) and markup == encoded[0]
+        return False
 
     def counting_init(self: bs4.BeautifulSoup, *args: Any, **kwargs: Any) -> None:
         original_init(self, *args, **kwargs)
-        parses[0] += 1
+        if is_page(args[0] if args else kwargs.get("markup", "")):
+            parses[0] += 1
 
     bs4.BeautifulSoup.__init__ = counting_init  # type: ignore[method-assign]
     return parses
@@ -43,12 +60,12 @@ def _exit_status(stop: SystemExit) -> int:
     return 0
 
 
-def run_program(code: str, html: str, query: str, report_fd: int) -> int:
-    """Run ``code`` as ``__main__`` over ``html``; write the parse count to ``report_fd``.
+def run_program(code: str, html: str, query: str, key: str, report_fd: int) -> int:
+    """Run ``code`` as ``__main__`` over ``html``; write the keyed parse count to ``report_fd``.
 
     Returns the exit status the program would have had as a script.
     """
-    parses = _install_parse_counter()
+    parses = _install_parse_counter(html)
 
     def make_soup(parser: str = "html.parser") -> bs4.BeautifulSoup:
         """Parse the current page with 'html.parser', 'lxml' or 'html5lib'."""
@@ -73,10 +90,10 @@ def run_program(code: str, html: str, query: str, report_fd: int) -> int:
     finally:
         _flush_std_streams()
         try:
-            os.write(report_fd, json.dumps({"soup_parses": parses[0]}).encode())
+            os.write(report_fd, json.dumps({"key": key, "soup_parses": parses[0]}).encode())
         except OSError as error:
-            # The report pipe is the supervisor's; if it is gone the parse count is lost,
-            # which the supervisor sees as a missing report. Say so on stderr.
+            # The program closed or replaced the descriptor: its parse count is lost (a
+            # missing report counts as no parse). Say so on stderr.
             print(f"[sandbox] could not write report: {error}", file=sys.__stderr__)
     return status
 

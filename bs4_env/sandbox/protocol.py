@@ -1,23 +1,28 @@
-"""Framing between the host pool and its warm workers: length-prefixed JSON messages.
+"""Framing between the host pool and its warm workers.
 
-Requests carry only ``code``, ``query``, limits and the page (or the key of a page the
-worker already holds); nothing else of the task ever crosses to a worker. Both sides keep
-the same small LRU of page keys so a repeated page is sent once per worker.
+A frame is a 4-byte big-endian length and compact JSON. A ``run`` request is a frame holding
+only limits and section sizes, followed by the raw payload (code, page, query, report key);
+the worker reads the frame and its forked call reads the payload, so the worker itself never
+holds task data. The reply is a frame with the verdict and section sizes, followed by the raw
+stdout, stderr and report bytes, which the worker moves with ``splice`` without reading them.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import os
 import struct
-from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 _LENGTH = struct.Struct(">I")
-MAX_FRAME_BYTES = 64 << 20
-HTML_CACHE_SIZE = 8
+MAX_FRAME_BYTES = 1 << 20
+MAX_PAYLOAD_BYTES = 64 << 20
+REPORT_CAP = 4096
+PAYLOAD_SECTIONS = ("code", "html", "query", "key")
+OUTPUT_SECTIONS = ("stdout", "stderr", "report")
+ENCODING = ("utf-8", "surrogatepass")  # lone surrogates in model code survive the trip
 
 Message = dict[str, Any]
 
@@ -44,20 +49,26 @@ def _decode(body: bytes) -> Message:
     return value
 
 
-def _check_length(length: int) -> int:
-    if length > MAX_FRAME_BYTES:
-        raise ProtocolError(f"frame of {length} bytes exceeds {MAX_FRAME_BYTES}")
+def _check_length(length: int, limit: int = MAX_FRAME_BYTES) -> int:
+    if length > limit:
+        raise ProtocolError(f"frame of {length} bytes exceeds {limit}")
     return length
 
 
-def write_frame_sync(fd: int, message: Message) -> None:
-    """Write a whole frame to a blocking fd (worker side)."""
-    view = memoryview(encode(message))
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to a blocking fd."""
+    view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
 
 
-def _read_exact_sync(fd: int, size: int) -> bytes | None:
+def write_frame_sync(fd: int, message: Message) -> None:
+    """Write a whole frame to a blocking fd (worker side)."""
+    write_all(fd, encode(message))
+
+
+def read_exact_sync(fd: int, size: int) -> bytes | None:
+    """Exactly ``size`` bytes from a blocking fd, never more; ``None`` at end of stream."""
     chunks: list[bytes] = []
     while size:
         chunk = os.read(fd, min(size, 1 << 20))
@@ -70,10 +81,10 @@ def _read_exact_sync(fd: int, size: int) -> bytes | None:
 
 def read_frame_sync(fd: int) -> Message | None:
     """Read one frame from a blocking fd; ``None`` at a clean end of stream."""
-    header = _read_exact_sync(fd, _LENGTH.size)
+    header = read_exact_sync(fd, _LENGTH.size)
     if header is None:
         return None
-    body = _read_exact_sync(fd, _check_length(_LENGTH.unpack(header)[0]))
+    body = read_exact_sync(fd, _check_length(_LENGTH.unpack(header)[0]))
     if body is None:
         raise ProtocolError("stream ended inside a frame")
     return _decode(body)
@@ -86,34 +97,76 @@ async def read_frame(reader: asyncio.StreamReader) -> Message:
     return _decode(body)
 
 
-def page_key(html: str) -> str:
-    """A short content hash identifying a page in the worker's cache."""
-    return hashlib.blake2b(html.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+def sizes_of(message: Message, names: tuple[str, ...], limit: int) -> list[int]:
+    """The validated section sizes of a frame (non-negative ints, ``limit`` in total)."""
+    sizes = message.get("sizes")
+    if not isinstance(sizes, list) or len(sizes) != len(names):
+        raise ProtocolError(f"bad section sizes {sizes!r}")
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in sizes):
+        raise ProtocolError(f"bad section sizes {sizes!r}")
+    if sum(sizes) > limit:
+        raise ProtocolError(f"sections of {sum(sizes)} bytes exceed {limit}")
+    return sizes
 
 
-class PageCache:
-    """The LRU both sides run in lock-step: same operations, same evictions."""
+def run_request(code: str, html: str, query: str, key: str, timeout_s: float,
+                max_output_bytes: int) -> bytes:  # fmt: skip
+    """The bytes of one ``run`` request: header frame, then the payload sections."""
+    sections = [text.encode(*ENCODING) for text in (code, html, query, key)]
+    header = {
+        "op": "run",
+        "timeout_s": timeout_s,
+        "max_output_bytes": max_output_bytes,
+        "sizes": [len(s) for s in sections],
+    }
+    sizes_of(header, PAYLOAD_SECTIONS, MAX_PAYLOAD_BYTES)
+    return encode(header) + b"".join(sections)
 
-    def __init__(self, size: int = HTML_CACHE_SIZE) -> None:
-        self._size = size
-        self._pages: OrderedDict[str, str] = OrderedDict()
 
-    def __contains__(self, key: str) -> bool:
-        return key in self._pages
+@dataclass(frozen=True)
+class Section:
+    """One output stream as the worker kept it: the first bytes, and how many it dropped."""
 
-    def get(self, key: str) -> str | None:
-        """Look a page up and mark it most recently used."""
-        page = self._pages.get(key)
-        if page is not None:
-            self._pages.move_to_end(key)
-        return page
+    data: bytes
+    dropped: int
 
-    def put(self, key: str, page: str) -> None:
-        """Insert a page (the host stores ``""``: it only needs the keys)."""
-        self._pages[key] = page
-        self._pages.move_to_end(key)
-        while len(self._pages) > self._size:
-            self._pages.popitem(last=False)
 
-    def clear(self) -> None:
-        self._pages.clear()
+async def read_reply(
+    reader: asyncio.StreamReader, output_limit: int
+) -> tuple[Message, dict[str, Section]]:
+    """Read a reply frame and its raw sections (host side)."""
+    header = await read_frame(reader)
+    kept = sizes_of(header, OUTPUT_SECTIONS, 2 * output_limit + REPORT_CAP)
+    dropped = header.get("dropped")
+    if not isinstance(dropped, list) or len(dropped) != len(OUTPUT_SECTIONS):
+        raise ProtocolError(f"bad dropped counts {dropped!r}")
+    if kept[0] > output_limit or kept[1] > output_limit or kept[2] > REPORT_CAP:
+        raise ProtocolError(f"sections {kept} exceed the limits")
+    sections = {}
+    for name, size, lost in zip(OUTPUT_SECTIONS, kept, dropped, strict=True):
+        if not isinstance(lost, int) or lost < 0:
+            raise ProtocolError(f"bad dropped count {lost!r}")
+        sections[name] = Section(await reader.readexactly(size) if size else b"", lost)
+    return header, sections
+
+
+def parse_report(section: Section, key: str) -> int:
+    """The parse count from a call's report, or 0 unless it is exactly one valid report.
+
+    The report is written by our own code after the program ends, but model code shares the
+    process and can write to the same descriptor: a garbled, duplicated, truncated or
+    unkeyed report counts against the program. ``key`` is a per-call secret sent only in the
+    payload, so writing a report blindly does not pass.
+    """
+    if section.dropped:
+        return 0
+    try:
+        value = json.loads(section.data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return 0
+    if not isinstance(value, dict) or set(value) != {"key", "soup_parses"}:
+        return 0
+    count = value["soup_parses"]
+    if value["key"] != key or not isinstance(count, int) or isinstance(count, bool):
+        return 0
+    return max(0, count)

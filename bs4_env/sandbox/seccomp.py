@@ -1,10 +1,22 @@
-"""A seccomp-BPF deny-list for model code, built by hand (no libseccomp dependency).
+"""The seccomp-BPF policy for model code, built by hand (no libseccomp dependency).
 
-Defense in depth beneath the namespaces and Landlock: socket creation, namespace and mount
-calls, ptrace and cross-process memory access, kernel keyrings, io_uring (which can bypass
-per-syscall filters), BPF, module loading and identity changes all fail with EPERM; clone()
-with namespace flags is refused and clone3() answers ENOSYS so libc falls back to clone().
-Only x86_64 syscall numbers are encoded; other architectures report the layer inactive.
+Defense in depth beneath the namespaces and Landlock, the same in every mode (root or not):
+
+* no sockets of any family (``socket``, ``socketpair``) and nothing that would use one
+  (``connect``, ``sendto``, ``sendmsg``, ``bind``, ...), so no datagram reaches a host path;
+* no SysV IPC or POSIX message queues, so nothing a call stores there can outlive it or be
+  read by the next call, and no ``memfd`` (memory outside the address-space limit);
+* no new processes: ``fork``/``vfork`` and ``clone`` without ``CLONE_THREAD`` fail, so a call
+  is one process (threads allowed) and ``RLIMIT_AS`` bounds the memory of the whole call;
+* signals, resource limits, priorities, affinity and scheduling only for the call itself:
+  ``kill``, ``tgkill``, ``prlimit64``, ``setpriority``, ``sched_setaffinity`` ... on any other
+  pid fail (the call's pid is compiled into the filter);
+* namespaces, mounts, ptrace and cross-process memory access, keyrings, io_uring (which
+  bypasses per-syscall filters), BPF, module loading, identity changes and the kernel log.
+
+Denied calls fail with EPERM; ``clone3`` answers ENOSYS so libc falls back to ``clone``, whose
+flags the filter can inspect. Only x86_64 numbers are encoded; elsewhere the layer reports
+itself inactive.
 """
 
 from __future__ import annotations
@@ -13,6 +25,7 @@ import ctypes
 import errno
 import platform
 
+from bs4_env.sandbox.bpf import JEQ_K, JGE_K, JSET_K, Instruction, Program
 from bs4_env.sandbox.syscalls import (
     CLONE_NEWCGROUP,
     CLONE_NEWIPC,
@@ -21,6 +34,7 @@ from bs4_env.sandbox.syscalls import (
     CLONE_NEWPID,
     CLONE_NEWUSER,
     CLONE_NEWUTS,
+    CLONE_THREAD,
     PR_SET_SECCOMP,
     prctl,
 )
@@ -31,32 +45,61 @@ _SECCOMP_MODE_FILTER = 2
 _RET_ALLOW = 0x7FFF0000
 _RET_KILL_PROCESS = 0x80000000
 _RET_ERRNO = 0x00050000
-_LD_W_ABS, _JEQ_K, _JGE_K, _JSET_K, _RET_K = 0x20, 0x15, 0x35, 0x45, 0x06
-_NR_CLONE, _NR_CLONE3 = 56, 435
+_NR, _ARCH = 0, 4  # offsets in struct seccomp_data
+
+
+def _arg(index: int) -> int:
+    """Offset of the low 32 bits of argument ``index`` (pids and flags are C ints)."""
+    return 16 + 8 * index
+
+
 _NAMESPACE_FLAGS = (
-    CLONE_NEWNS
-    | CLONE_NEWUTS
-    | CLONE_NEWIPC
-    | CLONE_NEWUSER
-    | CLONE_NEWPID
-    | CLONE_NEWNET
+    CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET
     | CLONE_NEWCGROUP
-)
+)  # fmt: skip
+# Placeholders in the assembled template, replaced by the call's own pid (and its negation,
+# the process group) when the filter is installed.
+_SELF, _SELF_GROUP = 0xFFFFFF01, 0xFFFFFF02
 
 DENIED_X86_64: dict[str, int] = {
-    "socket": 41, "ptrace": 101, "setuid": 105, "setgid": 106, "setreuid": 113,
-    "setregid": 114, "setgroups": 116, "setresuid": 117, "setresgid": 119, "setfsuid": 122,
-    "setfsgid": 123, "personality": 135, "pivot_root": 155, "chroot": 161, "acct": 163,
-    "mount": 165, "umount2": 166, "swapon": 167, "swapoff": 168, "reboot": 169,
-    "sethostname": 170, "setdomainname": 171, "iopl": 172, "ioperm": 173, "init_module": 175,
-    "delete_module": 176, "quotactl": 179, "kexec_load": 246, "add_key": 248,
-    "request_key": 249, "keyctl": 250, "unshare": 272, "perf_event_open": 298,
-    "name_to_handle_at": 303, "open_by_handle_at": 304, "setns": 308, "process_vm_readv": 310,
-    "process_vm_writev": 311, "kcmp": 312, "finit_module": 313, "kexec_file_load": 320,
+    # sockets
+    "socket": 41, "connect": 42, "accept": 43, "sendto": 44, "sendmsg": 46, "bind": 49,
+    "listen": 50, "socketpair": 53, "accept4": 288, "sendmmsg": 307,
+    # SysV IPC, POSIX message queues, memory outside the address space
+    "shmget": 29, "shmat": 30, "shmctl": 31, "semget": 64, "semop": 65, "semctl": 66,
+    "shmdt": 67, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "semtimedop": 220,
+    "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243,
+    "mq_notify": 244, "mq_getsetattr": 245, "memfd_create": 319, "memfd_secret": 447,
+    # new processes (clone is filtered by its flags below)
+    "fork": 57, "vfork": 58,
+    # other processes
+    "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312,
+    "pidfd_getfd": 438, "pidfd_send_signal": 424, "process_madvise": 440,
+    "process_mrelease": 448, "ioprio_set": 251, "migrate_pages": 256, "move_pages": 279,
+    # identity, namespaces, mounts, the kernel
+    "setuid": 105, "setgid": 106, "setreuid": 113, "setregid": 114, "setgroups": 116,
+    "setresuid": 117, "setresgid": 119, "setfsuid": 122, "setfsgid": 123, "personality": 135,
+    "pivot_root": 155, "chroot": 161, "acct": 163, "mount": 165, "umount2": 166,
+    "swapon": 167, "swapoff": 168, "reboot": 169, "sethostname": 170, "setdomainname": 171,
+    "iopl": 172, "ioperm": 173, "init_module": 175, "delete_module": 176, "quotactl": 179,
+    "syslog": 103, "kexec_load": 246, "add_key": 248, "request_key": 249, "keyctl": 250,
+    "unshare": 272, "perf_event_open": 298, "name_to_handle_at": 303,
+    "open_by_handle_at": 304, "setns": 308, "finit_module": 313, "kexec_file_load": 320,
     "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425, "io_uring_enter": 426,
     "io_uring_register": 427, "open_tree": 428, "move_mount": 429, "fsopen": 430,
-    "fsconfig": 431, "fsmount": 432, "fspick": 433, "pidfd_getfd": 438, "mount_setattr": 442,
+    "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
 }  # fmt: skip
+# Allowed only when their first argument is the call itself (0 means "self" for these).
+SELF_OR_ZERO_X86_64: dict[str, int] = {
+    "prlimit64": 302, "sched_setaffinity": 203, "sched_setscheduler": 144,
+    "sched_setparam": 142, "sched_setattr": 314,
+}  # fmt: skip
+SELF_ONLY_X86_64: dict[str, int] = {
+    "tgkill": 234, "tkill": 200, "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297,
+    "pidfd_open": 434,
+}  # fmt: skip
+_NR_KILL, _NR_SETPRIORITY, _NR_CLONE, _NR_CLONE3 = 62, 141, 56, 435
+_PRIO_PROCESS = 0
 
 
 class _SockFilter(ctypes.Structure):
@@ -77,40 +120,119 @@ def supported() -> tuple[bool, str]:
     machine = platform.machine()
     if machine != "x86_64":
         return False, f"no syscall table for {machine}"
-    return True, f"x86_64 deny-list of {len(DENIED_X86_64)} syscalls"
+    scoped = len(SELF_OR_ZERO_X86_64) + len(SELF_ONLY_X86_64) + 2
+    return True, (
+        f"x86_64: {len(DENIED_X86_64)} syscalls denied, {scoped} limited to the call's own pid, "
+        "clone only for threads"
+    )
 
 
-def _program() -> list[tuple[int, int, int, int]]:
-    eperm = _RET_ERRNO | errno.EPERM
-    prog: list[tuple[int, int, int, int]] = [
-        (_LD_W_ABS, 0, 0, 4),  # seccomp_data.arch
-        (_JEQ_K, 1, 0, _AUDIT_ARCH_X86_64),
-        (_RET_K, 0, 0, _RET_KILL_PROCESS),  # a foreign ABI (int 0x80) must not slip past
-        (_LD_W_ABS, 0, 0, 0),  # seccomp_data.nr
-        (_JGE_K, 0, 1, _X32_BIT),
-        (_RET_K, 0, 0, eperm),
-        (_JEQ_K, 0, 1, _NR_CLONE3),
-        (_RET_K, 0, 0, _RET_ERRNO | errno.ENOSYS),  # libc then falls back to clone()
-        (_JEQ_K, 0, 3, _NR_CLONE),
-        (_LD_W_ABS, 0, 0, 16),  # low half of args[0]: the clone flags
-        (_JSET_K, 0, 1, _NAMESPACE_FLAGS),
-        (_RET_K, 0, 0, eperm),
-    ]
-    # After the clone branch the accumulator may hold clone flags; reload the number.
-    prog.append((_LD_W_ABS, 0, 0, 0))
+def _policy() -> Program:
+    prog = Program()
+    prog.load(_ARCH)
+    prog.jump(JEQ_K, _AUDIT_ARCH_X86_64, false="kill")  # a foreign ABI must not slip past
+    prog.load(_NR)
+    prog.jump(JGE_K, _X32_BIT, true="eperm")
     for number in DENIED_X86_64.values():
-        prog.append((_JEQ_K, 0, 1, number))
-        prog.append((_RET_K, 0, 0, eperm))
-    prog.append((_RET_K, 0, 0, _RET_ALLOW))
+        prog.jump(JEQ_K, number, true="eperm")
+    prog.jump(JEQ_K, _NR_CLONE3, true="enosys")
+    prog.jump(JEQ_K, _NR_CLONE, true="clone")
+    prog.jump(JEQ_K, _NR_KILL, true="kill_pid")
+    prog.jump(JEQ_K, _NR_SETPRIORITY, true="setpriority")
+    for number in SELF_OR_ZERO_X86_64.values():
+        prog.jump(JEQ_K, number, true="self_or_zero")
+    for number in SELF_ONLY_X86_64.values():
+        prog.jump(JEQ_K, number, true="self_only")
+    prog.ret(_RET_ALLOW)
+
+    prog.label("clone")
+    prog.load(_arg(0))
+    prog.jump(JSET_K, _NAMESPACE_FLAGS, true="eperm")
+    prog.jump(JSET_K, CLONE_THREAD, true="allow", false="eperm")
+
+    prog.label("kill_pid")  # kill(pid): itself, its own group (0 or -pid)
+    prog.load(_arg(0))
+    prog.jump(JEQ_K, _SELF_GROUP, true="allow")
+    prog.jump(JEQ_K, 0, true="allow")
+    prog.jump(JEQ_K, _SELF, true="allow", false="eperm")
+
+    prog.label("setpriority")  # setpriority(which, who, prio): PRIO_PROCESS of itself only
+    prog.load(_arg(0))
+    prog.jump(JEQ_K, _PRIO_PROCESS, false="eperm")
+    prog.load(_arg(1))
+    prog.jump(JEQ_K, 0, true="allow")
+    prog.jump(JEQ_K, _SELF, true="allow", false="eperm")
+
+    prog.label("self_or_zero")
+    prog.load(_arg(0))
+    prog.jump(JEQ_K, 0, true="allow")
+    prog.label("self_only")
+    prog.load(_arg(0))
+    prog.jump(JEQ_K, _SELF, true="allow", false="eperm")
+
+    prog.label("allow")
+    prog.ret(_RET_ALLOW)
+    prog.label("eperm")
+    prog.ret(_RET_ERRNO | errno.EPERM)
+    prog.label("enosys")
+    prog.ret(_RET_ERRNO | errno.ENOSYS)
+    prog.label("kill")
+    prog.ret(_RET_KILL_PROCESS)
     return prog
 
 
-def install() -> None:
-    """Install the filter on this thread (and its future children). Needs no_new_privs."""
+_POLICY = _policy()
+
+
+class _Prepared:
+    """The assembled filter as a ctypes array, built once (in the template, before any fork);
+    a call only patches its pid into the few instructions that compare against it."""
+
+    def __init__(self) -> None:
+        template = _POLICY.assemble()
+        self.filters = (_SockFilter * len(template))(*[_SockFilter(*ins) for ins in template])
+        self.self_at = [i for i, ins in enumerate(template) if ins[3] == _SELF]
+        self.group_at = [i for i, ins in enumerate(template) if ins[3] == _SELF_GROUP]
+
+    def patch(self, pid: int) -> None:
+        for index in self.self_at:
+            self.filters[index].k = pid
+        for index in self.group_at:
+            self.filters[index].k = (-pid) & 0xFFFFFFFF
+
+
+_prepared: list[_Prepared] = []
+
+
+def _check_pid(pid: int) -> None:
+    if not 0 < pid < _SELF:
+        raise ValueError(f"implausible pid {pid}")
+
+
+def program_for(pid: int) -> list[Instruction]:
+    """The filter for the call whose process is ``pid`` (as this pid namespace numbers it)."""
+    _check_pid(pid)
+    return _POLICY.assemble({_SELF: pid, _SELF_GROUP: (-pid) & 0xFFFFFFFF})
+
+
+def prepare() -> None:
+    """Build the filter's array now, so that ``install`` in each call only patches it."""
+    if not _prepared:
+        _prepared.append(_Prepared())
+
+
+def install(pid: int) -> None:
+    """Install the filter for the call ``pid`` on this thread and all it later starts.
+
+    Needs no_new_privs. Raises ``OSError`` where the filter is unsupported or refused.
+    """
     ok, why = supported()
     if not ok:
         raise OSError(why)
-    prog = _program()
-    filters = (_SockFilter * len(prog))(*[_SockFilter(*ins) for ins in prog])
-    fprog = _SockFprog(len(prog), ctypes.cast(filters, ctypes.POINTER(_SockFilter)))
+    _check_pid(pid)
+    prepare()
+    prepared = _prepared[0]
+    prepared.patch(pid)
+    filters = prepared.filters
+    fprog = _SockFprog(len(filters), ctypes.cast(filters, ctypes.POINTER(_SockFilter)))
     prctl(PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.addressof(fprog))

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import os
+import secrets
 import signal
 import sys
 import tempfile
@@ -18,6 +19,7 @@ import time
 from pathlib import Path
 
 from bs4_env.sandbox.base import ExecRequest, ExecResult, Executor, truncation_marker
+from bs4_env.sandbox.protocol import REPORT_CAP, Section, parse_report
 
 RUNNER = Path(__file__).with_name("runner.py")
 _SAFE_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
@@ -65,8 +67,9 @@ class SubprocessExecutor(Executor):
                 return ExecResult("", "", None, False, 0.0, infra_error=f"spawn failed: {error}")
             finally:
                 os.close(write_fd)  # the child holds its own copy
+            key = secrets.token_hex(16)
             payload = json.dumps(
-                {"code": request.code, "html": request.html, "query": request.query}
+                {"code": request.code, "html": request.html, "query": request.query, "key": key}
             )
             timed_out = False
             try:
@@ -85,7 +88,7 @@ class SubprocessExecutor(Executor):
             finally:
                 _kill_group(proc.pid)
                 await proc.wait()
-            report = _read_report(read_fd)
+            report = _read_report(read_fd, key)
         return ExecResult(
             stdout=stdout,
             stderr=stderr,
@@ -94,7 +97,7 @@ class SubprocessExecutor(Executor):
             duration_s=time.perf_counter() - started,
             stdout_truncated_bytes=out_dropped,
             stderr_truncated_bytes=err_dropped,
-            soup_parses=int(report.get("soup_parses", 0)),
+            soup_parses=report,
         )
 
 
@@ -121,16 +124,13 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
-def _read_report(fd: int) -> dict[str, int]:
+def _read_report(fd: int, key: str) -> int:
+    """The parse count from the report pipe (0 unless exactly one keyed report)."""
     os.set_blocking(fd, False)
     try:
-        raw = os.read(fd, 4096)
+        raw = os.read(fd, REPORT_CAP + 1)
     except BlockingIOError:
         raw = b""
     finally:
         os.close(fd)
-    try:
-        value = json.loads(raw.decode()) if raw else {}
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return {}
-    return value if isinstance(value, dict) else {}
+    return parse_report(Section(raw[:REPORT_CAP], max(0, len(raw) - REPORT_CAP)), key)

@@ -1,14 +1,16 @@
 """Worker-side supervision of one call: capped output, wall-clock deadline, total cleanup.
 
-Output is read as it arrives and only the first ``limit`` bytes are kept, so a program
-printing gigabytes costs the worker a counter, not memory. When the call's main process
-exits or its deadline passes, every other process of the call is killed and reaped.
+The call's stdout, stderr and report are moved with ``splice`` from their pipes into
+per-call memfds (the first ``limit`` bytes) or /dev/null (the rest, counted), and later from
+the memfds to the host: the worker never reads them, so nothing a call printed ever sits in
+the memory of the process the next call is forked from. The only bytes the worker reads are
+the setup channel's, written by our own code before model code runs and closed before it.
+When the call's process exits or its deadline passes, every process of the call is killed.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import os
 import select
 import signal
@@ -16,16 +18,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bs4_env.sandbox.base import truncation_marker
-from bs4_env.sandbox.protocol import Message
+from bs4_env.sandbox.protocol import REPORT_CAP
 
 _CHUNK = 1 << 16
 _DRAIN_GRACE_S = 0.5
+SETUP_CAP = 4096
 
 
 @dataclass
-class Pipes:
-    """The call's stdout, stderr and report pipes (read end, write end)."""
+class CallPipes:
+    """The call's stdout, stderr, report and setup pipes (read end, write end)."""
 
     out_r: int
     out_w: int
@@ -33,61 +35,103 @@ class Pipes:
     err_w: int
     report_r: int
     report_w: int
+    setup_r: int
+    setup_w: int
 
     @classmethod
-    def open(cls) -> Pipes:
-        out_r, out_w = os.pipe()
-        err_r, err_w = os.pipe()
-        report_r, report_w = os.pipe()
-        return cls(out_r, out_w, err_r, err_w, report_r, report_w)
+    def open(cls) -> CallPipes:
+        fds = [fd for _ in range(4) for fd in os.pipe2(os.O_CLOEXEC)]
+        return cls(*fds)
+
+    def child_ends(self) -> tuple[int, int, int, int]:
+        return self.out_w, self.err_w, self.report_w, self.setup_w
 
     def close_child_ends(self) -> None:
-        for fd in (self.out_w, self.err_w, self.report_w):
-            os.close(fd)
-
-    def close_all(self) -> None:
-        self.close_child_ends()
-        for fd in (self.out_r, self.err_r, self.report_r):
+        for fd in self.child_ends():
             os.close(fd)
 
 
-class Capped:
-    """Keeps the first ``limit`` bytes of a stream and counts the rest."""
+class Sink:
+    """Keeps the first ``limit`` bytes of a stream in a memfd and counts the rest."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, name: str, limit: int, devnull: int) -> None:
+        self.fd = os.memfd_create(name, os.MFD_CLOEXEC)
         self.limit = limit
-        self.kept = bytearray()
-        self.total = 0
+        self.devnull = devnull
+        self.kept = 0
+        self.dropped = 0
 
-    def add(self, chunk: bytes) -> None:
-        self.total += len(chunk)
-        if len(self.kept) < self.limit:
-            self.kept.extend(chunk[: self.limit - len(self.kept)])
+    def pump(self, source: int) -> int:
+        """Move what ``source`` has ready; returns 0 at end of stream."""
+        if self.kept < self.limit:
+            moved = os.splice(source, self.fd, min(_CHUNK, self.limit - self.kept))
+            self.kept += moved
+        else:
+            moved = os.splice(source, self.devnull, _CHUNK)
+            self.dropped += moved
+        return moved
 
-    def text(self) -> tuple[str, int]:
-        dropped = self.total - len(self.kept)
-        text = self.kept.decode("utf-8", errors="replace")
-        return (text + truncation_marker(dropped) if dropped else text), dropped
+    def send(self, target: int) -> None:
+        """Copy the kept bytes to ``target`` (a pipe or a socket), kernel to kernel."""
+        # sendfile, not splice: splice needs a pipe end, and the worker's stdout is a
+        # socket pair when the event loop (uvloop) spawned it.
+        offset = 0
+        while offset < self.kept:
+            offset += os.sendfile(target, self.fd, offset, self.kept - offset)
 
-
-def _pump(fds: dict[int, Capped], timeout: float, also: list[int]) -> list[int]:
-    """Read whatever is ready; drop fds at EOF; return which of ``also`` became ready."""
-    ready, _, _ = select.select([*fds, *also], [], [], max(0.0, timeout))
-    for fd in ready:
-        if fd in fds:
-            chunk = os.read(fd, _CHUNK)
-            if chunk:
-                fds[fd].add(chunk)
-            else:
-                del fds[fd]
-    return [fd for fd in ready if fd in also]
+    def close(self) -> None:
+        os.close(self.fd)
 
 
-def supervise(pid: int, pipes: Pipes, timeout_s: float, limit: int, pid_ns: bool) -> Message:
-    """Wait for the call's main process (or its deadline), clean up, and describe it."""
-    out, err = Capped(limit), Capped(limit)
-    report = Capped(1 << 16)
-    streams = {pipes.out_r: out, pipes.err_r: err, pipes.report_r: report}
+@dataclass
+class Outcome:
+    """What the worker observed: exit status or timeout, setup bytes, the kept streams."""
+
+    exit_code: int | None
+    setup: bytes
+    sinks: tuple[Sink, Sink, Sink]
+    duration_s: float
+
+
+class _Streams:
+    """The call's open read ends: output pipes spliced into sinks, the setup channel read."""
+
+    def __init__(self, pipes: CallPipes, sinks: tuple[Sink, Sink, Sink]) -> None:
+        self.sinks = dict(zip((pipes.out_r, pipes.err_r, pipes.report_r), sinks, strict=True))
+        self.setup_fd: int | None = pipes.setup_r
+        self.setup = bytearray()
+
+    @property
+    def open(self) -> bool:
+        return bool(self.sinks) or self.setup_fd is not None
+
+    def pump(self, timeout: float, also: list[int]) -> list[int]:
+        """Move whatever is ready; forget fds at EOF; return which of ``also`` became ready."""
+        setup = [] if self.setup_fd is None else [self.setup_fd]
+        ready, _, _ = select.select([*self.sinks, *setup, *also], [], [], max(0.0, timeout))
+        for fd in ready:
+            if fd in self.sinks:
+                if not self.sinks[fd].pump(fd):
+                    del self.sinks[fd]
+            elif fd == self.setup_fd:
+                chunk = os.read(fd, SETUP_CAP)
+                self.setup.extend(chunk[: SETUP_CAP - len(self.setup)])
+                if not chunk:
+                    self.setup_fd = None
+        return [fd for fd in ready if fd in also]
+
+
+def supervise(
+    pid: int, pipes: CallPipes, timeout_s: float, limit: int, pid_ns: bool, devnull: int
+) -> Outcome:
+    """Wait for the call's process (or its deadline), clean up, and describe it.
+
+    ``devnull`` is an open /dev/null (where output past ``limit`` is spliced).
+    """
+    started = time.perf_counter()
+    sinks = (Sink("stdout", limit, devnull), Sink("stderr", limit, devnull),
+             Sink("report", REPORT_CAP, devnull))  # fmt: skip
+    streams = _Streams(pipes, sinks)
     pidfd = os.pidfd_open(pid)
     deadline = time.monotonic() + timeout_s
     exit_code: int | None = None
@@ -96,44 +140,19 @@ def supervise(pid: int, pipes: Pipes, timeout_s: float, limit: int, pid_ns: bool
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
-            if _pump(streams, remaining, [pidfd]):
+            if streams.pump(remaining, [pidfd]):
                 _, status = os.waitpid(pid, 0)
                 exit_code = os.waitstatus_to_exitcode(status)
+        duration = time.perf_counter() - started
         kill_all(pid_ns, pid)
         # Every writer is dead now; collect what is still buffered in the pipes.
         grace_end = time.monotonic() + _DRAIN_GRACE_S
-        while streams and time.monotonic() < grace_end:
-            _pump(streams, grace_end - time.monotonic(), [])
+        while streams.open and time.monotonic() < grace_end:
+            streams.pump(grace_end - time.monotonic(), [])
     finally:
-        os.close(pidfd)
-        for fd in (pipes.out_r, pipes.err_r, pipes.report_r):
+        for fd in (pidfd, pipes.out_r, pipes.err_r, pipes.report_r, pipes.setup_r):
             os.close(fd)
-    stdout, out_dropped = out.text()
-    stderr, err_dropped = err.text()
-    info = _parse_report(bytes(report.kept))
-    return {
-        "stdout": stdout,
-        "stderr": stderr,
-        "exit_code": exit_code,
-        "timed_out": exit_code is None,
-        "stdout_truncated_bytes": out_dropped,
-        "stderr_truncated_bytes": err_dropped,
-        "soup_parses": _as_int(info.get("soup_parses")),
-        "infra_error": info.get("infra_error"),
-    }
-
-
-def _parse_report(raw: bytes) -> dict[str, object]:
-    try:
-        value = json.loads(raw.decode()) if raw else {}
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        # The model can write to fd 3 too; a garbled report only loses the parse count.
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _as_int(value: object) -> int:
-    return value if isinstance(value, int) else 0
+    return Outcome(exit_code, bytes(streams.setup), sinks, duration)
 
 
 def kill_all(pid_ns: bool, pid: int | None) -> None:

@@ -1,7 +1,7 @@
-"""Thin ctypes wrappers for the Linux calls Python 3.11 lacks (unshare, mount, prctl).
+"""Thin ctypes wrappers for the Linux calls Python 3.11 lacks (unshare, mount, prctl, capset).
 
-``os.unshare`` only exists from Python 3.12, and ``mount``/``prctl`` never did; the sandbox
-needs them before any model code runs, so they go straight to libc.
+``os.unshare`` only exists from Python 3.12, and ``mount``/``prctl``/``capset`` never did; the
+sandbox needs them before any model code runs, so they go straight to libc.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
 CLONE_NEWNET = 0x40000000
 CLONE_NEWCGROUP = 0x02000000
+CLONE_THREAD = 0x00010000
 
 MS_RDONLY = 1
 MS_NOSUID = 2
@@ -53,6 +54,19 @@ _libc.mount.argtypes = [
 ]
 _libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
 _libc.unshare.argtypes = [ctypes.c_int]
+_CAPABILITY_VERSION_3 = 0x20080522
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = (("version", ctypes.c_uint32), ("pid", ctypes.c_int))
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = (
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    )
 
 
 def _check(result: int, what: str) -> int:
@@ -80,6 +94,17 @@ def mount(source: str | None, target: str, fstype: str | None, flags: int, data:
 def umount(target: str) -> None:
     """Lazily detach a mount (``umount2(MNT_DETACH)``)."""
     _check(_libc.umount2(_b(target), MNT_DETACH), f"umount {target}")
+
+
+def drop_capabilities() -> None:
+    """Clear this thread's effective, permitted and inheritable capability sets (``capset``).
+
+    Needed where a uid change does not clear them: the creator of a user namespace holds every
+    capability inside it whatever its uid.
+    """
+    header = _CapHeader(_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()  # version 3 carries two 32-bit words per set, all zero here
+    _check(_libc.capset(ctypes.byref(header), data), "capset")
 
 
 def prctl(option: int, arg2: int = 0, arg3: int = 0, arg4: int = 0, arg5: int = 0) -> int:

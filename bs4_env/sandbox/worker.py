@@ -1,56 +1,44 @@
-"""A warm fork-server worker: ``python -I -m bs4_env.sandbox.worker --uid N``.
+"""A warm fork-server worker: ``python -I -m bs4_env.sandbox.worker --uid N --workdir DIR``.
 
 Imports bs4, lxml, html5lib and soupsieve once and warms every parser, enters its own
-namespaces (see ``isolation``), then serves length-prefixed requests on stdin/stdout. Each
-call runs in a fresh child forked from this warm process, so nothing leaks between calls;
-the child applies the per-call layers and runs the program through ``program.run_program``.
-With a PID namespace the worker is PID 1 inside it, and after every call it kills and reaps
-every other process in the namespace, so double-forked daemons die with their call.
+namespaces (see ``isolation``), then serves requests on stdin/stdout. The worker is a
+template: it reads only each request's limits and section sizes, forks, and the forked child
+reads the payload (code, page, query) itself; output goes back by ``splice``. So every call
+starts from a process image that never held another call's page, query, code or output.
+The child applies the per-call layers (``call_layers``), reports on a setup channel that it
+closes before model code runs, and runs the program through ``program.run_program``. Only
+what the worker observes (wait status, deadline, that setup channel) decides an infra error.
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import gc
-import io
-import json
 import os
-import shutil
 import signal
 import sys
-import time
-from typing import Any
 
-from bs4_env.sandbox import isolation, program, supervise
+from bs4_env.sandbox import call_layers, cleanup, isolation, program, supervise
 from bs4_env.sandbox import syscalls as sc
-from bs4_env.sandbox.protocol import Message, PageCache, read_frame_sync, write_frame_sync
+from bs4_env.sandbox.protocol import (
+    ENCODING,
+    MAX_PAYLOAD_BYTES,
+    OUTPUT_SECTIONS,
+    PAYLOAD_SECTIONS,
+    Message,
+    ProtocolError,
+    read_exact_sync,
+    read_frame_sync,
+    sizes_of,
+    write_frame_sync,
+)
+from bs4_env.sandbox.warm import warm
 
-# Modules model code commonly imports; importing them before the fork makes them free.
-_PRELOAD = (
-    *("re", "json", "collections", "itertools", "functools", "html", "html.parser"),
-    *("urllib.parse", "datetime", "math", "string", "typing", "dataclasses", "csv"),
-    *("textwrap", "unicodedata", "decimal", "statistics", "operator", "copy", "pprint"),
-    *("difflib", "fractions", "heapq", "bisect", "random", "enum", "lxml.etree", "lxml.html"),
-    *("soupsieve", "html5lib", "bs4.builder._lxml", "bs4.builder._html5lib"),
-)
-_WARM_PAGE = (
-    "<html><head><title>t</title></head><body><div class='a'><p id='x'>hi <b>there</b></p>"
-    "<table><tr><td>1</td><td>2</td></tr></table><ul><li>a</li></ul></div></body></html>"
-)
 CHILD_SETUP_FAILED = 125
-
-
-def warm() -> None:
-    """Import and exercise every parser so forked children start with hot caches."""
-    for name in _PRELOAD:
-        __import__(name)
-    import bs4
-
-    for parser in program.PARSERS:
-        soup = bs4.BeautifulSoup(_WARM_PAGE, parser)
-        soup.select("div.a > p#x, td:nth-of-type(2), li:not(.z)")
-        soup.find_all(["td", "li"], string=True)
-        soup.get_text(" ", strip=True)
+# The call's descriptors: 0 /dev/null, 1 stdout, 2 stderr, 3 report, 4 setup, 5 the payload.
+_SETUP_FD, _PAYLOAD_FD = 4, 5
+_LIFT = 64  # descriptors are first moved above this so placing them never clobbers one
 
 
 class Worker:
@@ -60,129 +48,183 @@ class Worker:
         self.setup = setup
         self.ctl_in = ctl_in
         self.ctl_out = ctl_out
-        self.pages = PageCache()
-        self.calls = 0
-        self.devnull = os.open(os.devnull, os.O_RDWR)
+        self.devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+        self.pid = os.getpid()
 
     def serve(self) -> None:
-        """Answer requests until the host closes the pipe or says ``close``."""
+        """Answer requests until the host closes the pipe, says ``close``, or we lost sync."""
         layers = [layer.__dict__ for layer in self.setup.layers]
-        write_frame_sync(self.ctl_out, {"ready": True, "pid": os.getpid(), "layers": layers})
+        namespaces = {kind: os.stat(f"/proc/self/ns/{kind}").st_ino for kind in ("ipc", "mnt")}
+        hello = {"ready": True, "pid": os.getpid(), "layers": layers, "namespaces": namespaces}
+        write_frame_sync(self.ctl_out, hello)
         while (request := read_frame_sync(self.ctl_in)) is not None:
             if request.get("op") == "close":
                 break
-            write_frame_sync(self.ctl_out, self.handle(request))
+            if not self.handle(request):
+                break  # the request stream may be out of step: the host starts a fresh worker
         supervise.kill_all(self.setup.pid_namespace, None)
 
-    def handle(self, request: Message) -> Message:
-        key = str(request["page_key"])
-        if "html" in request:
-            self.pages.put(key, str(request["html"]))
-        html = self.pages.get(key)
-        if html is None:
-            return {"cache_miss": True}
-        self.calls += 1
-        workdir = f"{isolation.SCRATCH}/call-{self.calls}"
-        os.mkdir(workdir, 0o700)
-        if self.setup.sandbox_uid is not None:
-            os.chown(workdir, self.setup.sandbox_uid, self.setup.sandbox_uid)
+    def handle(self, request: Message) -> bool:
+        """Run one call and send its reply; False when this worker must not serve again."""
         try:
-            return self.run_child(request, html, workdir)
-        finally:
-            shutil.rmtree(workdir, onerror=_report_rmtree_error)
-
-    def run_child(self, request: Message, html: str, workdir: str) -> Message:
-        timeout_s = float(request["timeout_s"])
-        pipes = supervise.Pipes.open()
-        started = time.perf_counter()
+            sizes = sizes_of(request, PAYLOAD_SECTIONS, MAX_PAYLOAD_BYTES)
+            timeout_s, limit = float(request["timeout_s"]), int(request["max_output_bytes"])
+        except (ProtocolError, KeyError, TypeError, ValueError) as error:
+            self._reply_error(f"bad request: {error}", restart=True)
+            return False
+        pipes = supervise.CallPipes.open()
         try:
             pid = os.fork()
         except OSError as error:
-            pipes.close_all()
-            return {"infra_error": f"fork failed: {error}"}
+            for fd in (*pipes.child_ends(), pipes.out_r, pipes.err_r, pipes.report_r,
+                       pipes.setup_r):  # fmt: skip
+                os.close(fd)
+            self._skip_payload(sum(sizes))
+            self._reply_error(f"fork failed: {error}", restart=False)
+            return True
         if pid == 0:
-            self._child(request, html, workdir, pipes)
+            self._child(sizes, timeout_s, pipes)
         pipes.close_child_ends()
         outcome = supervise.supervise(
-            pid, pipes, timeout_s, int(request["max_output_bytes"]), self.setup.pid_namespace
+            pid, pipes, timeout_s, limit, self.setup.pid_namespace, self.devnull
         )
-        outcome["duration_s"] = time.perf_counter() - started
-        return outcome
+        infra_error, in_step = _setup_verdict(outcome.setup, outcome.exit_code)
+        leftovers = self._clear_workdir()
+        reply = {
+            "exit_code": outcome.exit_code,
+            "timed_out": outcome.exit_code is None,
+            "duration_s": outcome.duration_s,
+            "infra_error": infra_error,
+            "restart": not in_step or bool(leftovers),
+            "sizes": [sink.kept for sink in outcome.sinks],
+            "dropped": [sink.dropped for sink in outcome.sinks],
+        }
+        try:
+            write_frame_sync(self.ctl_out, reply)
+            for sink in outcome.sinks:
+                sink.send(self.ctl_out)
+        finally:
+            for sink in outcome.sinks:
+                sink.close()
+        if leftovers:
+            print(f"[sandbox worker] call dir not clean: {leftovers[:3]}", file=sys.stderr)
+        return not reply["restart"]
 
-    def _child(self, request: Message, html: str, workdir: str, pipes: supervise.Pipes) -> None:
-        """The forked child: never returns."""
-        status = CHILD_SETUP_FAILED
+    def _clear_workdir(self) -> list[str]:
+        """Without a per-call tmpfs the call's directory is shared by calls: empty it."""
+        if self.setup.call_mode != "none":
+            return []  # the call's tmpfs went away with its mount namespace
+        return cleanup.remove_tree(self.setup.workdir, keep_top=True)
+
+    def _skip_payload(self, size: int) -> None:
+        """Discard an unread payload without reading it into this process."""
+        while size:
+            moved = os.splice(self.ctl_in, self.devnull, min(size, 1 << 20))
+            if not moved:
+                return
+            size -= moved
+
+    def _reply_error(self, message: str, restart: bool) -> None:
+        sizes = [0] * len(OUTPUT_SECTIONS)
+        write_frame_sync(self.ctl_out, {
+            "exit_code": None, "timed_out": False, "duration_s": 0.0, "infra_error": message,
+            "restart": restart, "sizes": sizes, "dropped": sizes,
+        })  # fmt: skip
+
+    def _child(self, sizes: list[int], timeout_s: float, pipes: supervise.CallPipes) -> None:
+        """The forked call: read the payload, apply the layers, run the program; never returns."""
+        setup_fd = pipes.setup_w
         try:
             os.setsid()
-            for fd, target in ((self.devnull, 0), (pipes.out_w, 1), (pipes.err_w, 2)):
+            places = (self.devnull, pipes.out_w, pipes.err_w, pipes.report_w, pipes.setup_w,
+                      self.ctl_in)  # fmt: skip
+            lifted = [fcntl.fcntl(fd, fcntl.F_DUPFD, _LIFT) for fd in places]
+            for target, fd in enumerate(lifted):
                 os.dup2(fd, target)
-            os.dup2(pipes.report_w, 3)
-            os.closerange(4, 1 << 16)  # the control pipe, pidfds, everything else
-            isolation.apply_child_layers(
-                self.setup, workdir, float(request["timeout_s"]), isolation.Limits()
-            )
-            _fresh_std_streams()
-            _forget_host_modules()
-            self.pages.clear()
+            setup_fd = _SETUP_FD
+            os.closerange(_PAYLOAD_FD + 1, 1 << 20)  # the control pipes, everything else
+            code, html, query, key = _read_payload(sizes)
+            os.close(_PAYLOAD_FD)
+            os.write(_SETUP_FD, b"P")
+            call_layers.apply_layers(self.setup, timeout_s, isolation.Limits())
+            # After the uid change (which clears it): die with the worker, whatever happens.
+            sc.prctl(sc.PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != self.pid:
+                raise OSError("the worker is gone")
+            os.write(_SETUP_FD, b"K")
+            os.close(_SETUP_FD)
         except BaseException as error:  # any setup failure must fail closed
-            _write_setup_failure(error)
-            os._exit(status)
+            _write_setup_failure(setup_fd, error)
+            os._exit(CHILD_SETUP_FAILED)
+        status = CHILD_SETUP_FAILED
         try:
-            status = program.run_program(
-                str(request["code"]), html, str(request["query"]), report_fd=3
-            )
+            status = program.run_program(code, html, query, key, report_fd=3)
         finally:
             os._exit(status & 0xFF)
 
 
-def _fresh_std_streams() -> None:
-    """Point sys.std* at the call's pipes; surrogates become visible escapes, not crashes."""
-    sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
-    sys.stdout = io.TextIOWrapper(
-        io.FileIO(1, "w", closefd=False),
-        encoding="utf-8",
-        errors="backslashreplace",
-        line_buffering=True,
-    )
-    sys.stderr = io.TextIOWrapper(
-        io.FileIO(2, "w", closefd=False),
-        encoding="utf-8",
-        errors="backslashreplace",
-        line_buffering=True,
-    )
-    # Model code that writes to sys.__stdout__ must reach the call's pipe too.
-    sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr  # type: ignore[misc]
+def _read_payload(sizes: list[int]) -> tuple[str, str, str, str]:
+    texts = []
+    for size in sizes:
+        data = read_exact_sync(_PAYLOAD_FD, size) if size else b""
+        if data is None:
+            raise ProtocolError("payload ended early")
+        texts.append(data.decode(*ENCODING))
+    code, html, query, key = texts
+    return code, html, query, key
 
 
-def _forget_host_modules() -> None:
-    """Drop the project's modules so ``import bs4_env`` must re-read (hidden) files."""
-    for name in [n for n in sys.modules if n.split(".")[0] in ("bs4_env", "beautiful_soup_env")]:
-        del sys.modules[name]
+def _setup_verdict(setup: bytes, exit_code: int | None) -> tuple[str | None, bool]:
+    """(infra error or None, whether the payload was consumed) from the setup channel."""
+    if setup == b"PK":
+        return None, True
+    if setup.startswith(b"PE") or setup.startswith(b"E"):
+        detail = setup[setup.index(b"E") + 1 :].decode("utf-8", "replace")
+        return f"sandbox setup failed: {detail}", setup.startswith(b"P")
+    how = "timed out" if exit_code is None else f"exit status {exit_code}"
+    return f"sandbox call failed during setup ({how})", setup.startswith(b"P")
 
 
-def _write_setup_failure(error: BaseException) -> None:
+def _write_setup_failure(fd: int, error: BaseException) -> None:
     try:
-        os.write(3, json.dumps({"infra_error": f"sandbox setup failed: {error!r}"}).encode())
+        os.write(fd, b"E" + repr(error).encode("utf-8", "replace")[:2000])
     except OSError as write_error:
         os.write(2, f"[sandbox] setup failed ({error!r}); report lost: {write_error}".encode())
 
 
-def _report_rmtree_error(function: Any, path: str, exc_info: Any) -> None:
-    print(f"[sandbox worker] could not remove {path}: {exc_info[1]!r}", file=sys.stderr)
+def _forget_host_modules() -> None:
+    """Drop our modules and finders outside the kept paths from the template, once.
+
+    The template's own functions keep their modules alive; a call's ``import bs4_env...``
+    then has to read (hidden) files again, and fails.
+    """
+    for name in [n for n in sys.modules if n.split(".")[0] in ("bs4_env", "beautiful_soup_env")]:
+        del sys.modules[name]
+    keeps = isolation.keep_paths()
+    for path in list(sys.path_importer_cache):
+        if not any(isolation._under(os.path.realpath(path), keep) for keep in keeps):
+            del sys.path_importer_cache[path]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--uid", type=int, default=65534, help="uid/gid model code runs as")
+    parser.add_argument("--workdir", required=True, help="this worker's private directory")
+    parser.add_argument("--user-namespaces", type=int, choices=(0, 1), default=1)
     args = parser.parse_args()
     # The control channel moves off 0/1 so no stray print can corrupt it.
-    ctl_in, ctl_out = os.dup(0), os.dup(1)
+    ctl_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 10)
+    ctl_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 10)
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(2, 1)
+    os.close(devnull)
     sc.prctl(sc.PR_SET_PDEATHSIG, signal.SIGKILL)  # die with the host
     warm()
-    setup = isolation.WorkerSetup()
+    # A call's fd 1/2 are its pipes; these wrappers (inherited) must not crash on surrogates.
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="backslashreplace", line_buffering=True)  # type: ignore[union-attr]
+    setup = isolation.WorkerSetup(workdir=args.workdir)
     isolation.enter_namespaces(setup)
     if setup.pid_namespace:
         inner = os.fork()
@@ -197,12 +239,14 @@ def main() -> None:
         # Orphans reparent to us, so we can still find and kill them after each call.
         sc.prctl(sc.PR_SET_CHILD_SUBREAPER, 1)
     isolation.setup_filesystem(setup)
-    isolation.probe_child_layers(setup, args.uid)
+    call_layers.decide_layers(setup, args.uid, isolation.Limits(), bool(args.user_namespaces))
+    worker = Worker(setup, ctl_in, ctl_out)
+    _forget_host_modules()
     # Warm objects move to the permanent generation: a child's garbage collections then
     # never touch (and copy-on-write) the parent's pages.
     gc.collect()
     gc.freeze()
-    Worker(setup, ctl_in, ctl_out).serve()
+    worker.serve()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,35 @@
+"""Warming a worker: import what model code uses and exercise every parser once.
+
+Everything imported and run here happens before the first fork, so each call's child starts
+with the modules loaded and the parsers' caches hot, at no cost of its own.
+"""
+
+from __future__ import annotations
+
+from bs4_env.sandbox.program import PARSERS
+
+# Modules model code commonly imports; importing them before the fork makes them free.
+_PRELOAD = (
+    *("re", "json", "collections", "itertools", "functools", "html", "html.parser"),
+    *("urllib.parse", "datetime", "math", "string", "typing", "dataclasses", "csv"),
+    *("textwrap", "unicodedata", "decimal", "statistics", "operator", "copy", "pprint"),
+    *("difflib", "fractions", "heapq", "bisect", "random", "enum", "lxml.etree", "lxml.html"),
+    *("soupsieve", "html5lib", "bs4.builder._lxml", "bs4.builder._html5lib"),
+)
+_WARM_PAGE = (
+    "<html><head><title>t</title></head><body><div class='a'><p id='x'>hi <b>there</b></p>"
+    "<table><tr><td>1</td><td>2</td></tr></table><ul><li>a</li></ul></div></body></html>"
+)
+
+
+def warm() -> None:
+    """Import and exercise every parser so forked children start with hot caches."""
+    for name in _PRELOAD:
+        __import__(name)
+    import bs4
+
+    for parser in PARSERS:
+        soup = bs4.BeautifulSoup(_WARM_PAGE, parser)
+        soup.select("div.a > p#x, td:nth-of-type(2), li:not(.z)")
+        soup.find_all(["td", "li"], string=True)
+        soup.get_text(" ", strip=True)
