@@ -70,3 +70,24 @@ def test_eval_with_llm_module_is_the_same_command(tmp_path: Path) -> None:
         module_main(["--num", "2", "--archetypes", "text_by_id", "-o", str(output), "--quiet"]) == 0
     )
     assert json.loads(output.read_text())["perfect_rate"] == 1.0
+
+
+def test_max_output_bytes_reaches_the_sandbox(tmp_path: Path) -> None:
+    """``--max-output-bytes`` caps what run_python returns (here below the reference's output)."""
+    output = tmp_path / "capped.json"
+    args = ["eval", "-n", "1", "--archetypes", "table_dicts_by_header", "--quiet"]
+    assert main([*args, "--max-output-bytes", "300", "-o", str(output)]) == 0
+    results = json.loads(output.read_text())
+    assert results["max_output_bytes"] == 300
+    record = results["rollouts"][0]
+    tool_reply = next(m["content"] for m in record["transcript"] if m["role"] == "tool")
+    assert "bytes truncated]" in tool_reply
+    assert record["reward"] == 0.0, "the cut JSON is no answer"
+    uncapped = tmp_path / "uncapped.json"
+    assert main([*args, "-o", str(uncapped)]) == 0
+    assert json.loads(uncapped.read_text())["rollouts"][0]["reward"] == 1.0
+
+
+def test_max_output_bytes_below_the_minimum_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "-n", "1", "--max-output-bytes", "10", "--quiet"]) == 2
+    assert "max_output_bytes=10" in capsys.readouterr().err

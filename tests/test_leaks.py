@@ -12,14 +12,12 @@ the pipeline does find a leak when one is planted, so these tests can fail. The 
 from __future__ import annotations
 
 import os
-from collections import Counter
-from collections.abc import Callable
 
 import pytest
 
+from bs4_env.checks.leak_classifiers import page_accuracy, prompt_accuracy
 from bs4_env.checks.leaks import (
     base_rate,
-    page_features,
     prompt_text,
     reference_reward,
     signature_policy_reward,
@@ -57,52 +55,10 @@ def test_tasks(registry: Registry) -> list[Task]:
     ]
 
 
-def _prompt_accuracy(
-    train: list[Task], test: list[Task], text: Callable[[Task], str] = prompt_text
-) -> float:
-    from sklearn.feature_extraction.text import CountVectorizer
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-
-    model = make_pipeline(
-        CountVectorizer(ngram_range=(1, 2), binary=True, min_df=2),
-        LogisticRegression(max_iter=3000),
-    )
-    model.fit([text(t) for t in train], [t.solvable for t in train])
-    predicted = model.predict([text(t) for t in test])
-    return sum(p == t.solvable for p, t in zip(predicted, test, strict=True)) / len(test)
-
-
-def _page_accuracy(
-    train: list[Task], test: list[Task], html: Callable[[Task], str] = lambda t: t.html
-) -> tuple[float, str]:
-    """Held-out accuracy of the page tree, and what it caught (for the failure message)."""
-    from sklearn.feature_extraction import DictVectorizer
-    from sklearn.tree import DecisionTreeClassifier
-
-    def bag(task: Task) -> dict[str, int]:
-        return dict(Counter(page_features(html(task))))
-
-    vectorizer = DictVectorizer()
-    tree = DecisionTreeClassifier(max_depth=12, min_samples_leaf=2, random_state=0)
-    tree.fit(vectorizer.fit_transform([bag(t) for t in train]), [t.solvable for t in train])
-    predicted = tree.predict(vectorizer.transform([bag(t) for t in test]))
-    hits = [p == t.solvable for p, t in zip(predicted, test, strict=True)]
-    caught = Counter(
-        t.archetype_id for hit, t in zip(hits, test, strict=True) if hit and not t.solvable
-    )
-    names = vectorizer.get_feature_names_out()
-    top = sorted(zip(tree.feature_importances_, names, strict=True), reverse=True)[:8]
-    why = (
-        f"limitation pages caught per archetype {dict(caught)}; top features {[n for _, n in top]}"
-    )
-    return sum(hits) / len(test), why
-
-
 def test_prompt_classifier_no_better_than_base_rate(
     train_tasks: list[Task], test_tasks: list[Task]
 ) -> None:
-    accuracy = _prompt_accuracy(train_tasks, test_tasks)
+    accuracy = prompt_accuracy(train_tasks, test_tasks)
     base = base_rate(t.solvable for t in test_tasks)
     shares = [(s.template, round(s.limitation_share, 2)) for s in template_shares(train_tasks)]
     assert accuracy <= base + MARGIN, (
@@ -121,13 +77,13 @@ def test_prompt_classifier_finds_a_planted_leak(
         return prompt_text(task) + (" unfortunately" if planted else "")
 
     base = base_rate(t.solvable for t in test_tasks)
-    assert _prompt_accuracy(train_tasks, test_tasks, leaky) > base + MARGIN
+    assert prompt_accuracy(train_tasks, test_tasks, leaky) > base + MARGIN
 
 
 def test_page_classifier_no_better_than_base_rate(
     train_tasks: list[Task], test_tasks: list[Task]
 ) -> None:
-    accuracy, why = _page_accuracy(train_tasks, test_tasks)
+    accuracy, why = page_accuracy(train_tasks, test_tasks)
     base = base_rate(t.solvable for t in test_tasks)
     assert accuracy <= base + MARGIN, f"page classifier {accuracy:.3f} vs base {base:.3f}: {why}"
 
@@ -141,7 +97,7 @@ def test_page_classifier_finds_a_planted_leak(
         return task.html if task.solvable else task.html.replace("</body>", PLANTED + "</body>")
 
     base = base_rate(t.solvable for t in test_tasks)
-    assert _page_accuracy(train_tasks, test_tasks, leaky)[0] > base + MARGIN
+    assert page_accuracy(train_tasks, test_tasks, leaky)[0] > base + MARGIN
 
 
 def test_every_shared_template_is_mostly_solvable(train_tasks: list[Task]) -> None:

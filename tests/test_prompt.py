@@ -6,7 +6,7 @@ from collections import defaultdict
 
 import pytest
 
-from bs4_env.episode.prompt import SYSTEM_PROMPT, initial_messages, user_prompt
+from bs4_env.episode.prompt import FIRST_STEP, SYSTEM_PROMPT, initial_messages, user_prompt
 from bs4_env.tasks.model import Task
 from bs4_env.tasks.registry import Registry, build_task
 
@@ -34,7 +34,7 @@ def test_instructions_identical_and_request_only_varies(tasks: list[Task]) -> No
             .replace(task.answer_schema, "")
             .replace(task.start_url, "")
         )
-        assert stripped == "Page: \n\nRequest: \n\nAnswer shape: "
+        assert stripped == f"Page: \n\nRequest: \n\nAnswer shape: \n\n{FIRST_STEP}"
         templates[task.solvable].add(task.query_template)
         schemas[task.solvable].add(task.answer_schema)
     assert templates[False] <= templates[True], "a limitation query template has no solvable twin"

@@ -6,6 +6,7 @@ so one transcript always gets one reward.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import asdict, dataclass
 from typing import Any
 from urllib.parse import urldefrag, urljoin
@@ -52,6 +53,8 @@ class EpisodeState:
     output_chars: int = 0
     bad_arguments: int = 0
     finished: bool = False
+    run_s: float = 0.0
+    queue_wait_s: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -83,6 +86,8 @@ class Episode:
             raise ValueError(f"episode state points at unknown page {self.state.current_url!r}")
         self.last_result: ExecResult | None = None
         self.score: Score | None = None
+        # One call in flight per rollout: a rollout cannot hold more than one sandbox at once.
+        self._running = asyncio.Lock()
 
     @property
     def current_url(self) -> str:
@@ -94,7 +99,9 @@ class Episode:
 
     def usage(self) -> ToolUsage:
         st = self.state
-        return ToolUsage(st.tool_calls, st.soup_runs, st.sandbox_errors, st.timeouts)
+        return ToolUsage(
+            st.tool_calls, st.soup_runs, st.sandbox_errors, st.timeouts, st.run_s, st.queue_wait_s
+        )
 
     def _budget_message(self) -> str | None:
         self.state.tool_calls += 1
@@ -111,18 +118,20 @@ class Episode:
 
     async def run_python(self, code: str) -> str:
         """Run ``code`` on the current page; returns the tool reply shown to the model."""
-        if (refusal := self._budget_message()) is not None:
-            return refusal
-        result = await self._executor.run(
-            ExecRequest(
+        async with self._running:
+            if (refusal := self._budget_message()) is not None:
+                return refusal
+            request = ExecRequest(
                 code=code,
                 html=self.current_html,
                 query=self.task.query,
                 timeout_s=self.budgets.timeout_s,
                 max_output_bytes=self.budgets.max_output_bytes,
             )
-        )
+            result = await self._executor.run(request)
         self.last_result = result
+        self.state.run_s += result.duration_s
+        self.state.queue_wait_s += result.queue_wait_s
         self.state.soup_runs += int(result.parsed_page)
         self.state.sandbox_errors += int(result.infra_error is not None)
         self.state.timeouts += int(result.timed_out)

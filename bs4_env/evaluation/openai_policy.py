@@ -2,6 +2,11 @@
 
 Uses the ``openai`` client (connection handling) and ``tenacity`` (retries with exponential
 backoff on rate limits, timeouts, connection and 5xx errors); both come with the ``eval`` extra.
+
+A request that still fails after the retries raises ``EndpointRequestError``: the runner
+records that one rollout as an error row and goes on. Failures that no retry and no other
+rollout can get past (a rejected key, an unknown model) raise ``FatalEndpointError``, which
+stops the run.
 """
 
 from __future__ import annotations
@@ -20,6 +25,14 @@ KNOWN_ENDPOINTS = (
 
 class EndpointError(ValueError):
     """No usable endpoint or key; the message says what to set."""
+
+
+class FatalEndpointError(EndpointError):
+    """The endpoint refuses every request (bad key, no access, unknown model): stop the run."""
+
+
+class EndpointRequestError(RuntimeError):
+    """One request failed after the retries, or its response was no chat completion."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +65,10 @@ def resolve_endpoint(base_url: str | None, api_key_var: str | None) -> Endpoint:
 
 
 class OpenAIChatPolicy:
-    """Asks the endpoint for the next turn; retries transient failures with backoff."""
+    """Asks the endpoint for the next turn; retries transient failures with backoff.
+
+    Safe to share between concurrent rollouts: each request gets its own retry state.
+    """
 
     def __init__(
         self,
@@ -60,44 +76,70 @@ class OpenAIChatPolicy:
         endpoint: Endpoint,
         max_tokens: int = 4096,
         temperature: float = 0.0,
-        max_retries: int = 5,
+        max_retries: int = 4,
         timeout_s: float = 180.0,
     ) -> None:
         import openai
-        import tenacity
 
+        if max_retries < 0 or timeout_s <= 0:
+            raise ValueError(
+                f"need max_retries >= 0 and timeout_s > 0, got {max_retries}, {timeout_s}"
+            )
         self._model = model
         self._max_tokens = max_tokens
         self._temperature = temperature
+        self._attempts = max_retries + 1
         self._client = openai.AsyncOpenAI(
             base_url=endpoint.base_url, api_key=endpoint.api_key, max_retries=0, timeout=timeout_s
         )
-        transient = (
-            openai.APIConnectionError,
-            openai.APITimeoutError,
+        self._transient = (
+            openai.APIConnectionError,  # includes APITimeoutError
             openai.RateLimitError,
             openai.InternalServerError,
         )
-        self._retry = tenacity.AsyncRetrying(
-            retry=tenacity.retry_if_exception_type(transient),
+        self._fatal = (
+            openai.AuthenticationError,
+            openai.PermissionDeniedError,
+            openai.NotFoundError,
+        )
+
+    async def _create(self, messages: list[Message], tools: list[dict[str, Any]]) -> Any:
+        import tenacity
+
+        retrying = tenacity.AsyncRetrying(
+            retry=tenacity.retry_if_exception_type(self._transient),
             wait=tenacity.wait_exponential_jitter(initial=1, max=60),
-            stop=tenacity.stop_after_attempt(max_retries),
+            stop=tenacity.stop_after_attempt(self._attempts),
             reraise=True,
         )
+
+        async def request() -> Any:
+            return await self._client.chat.completions.create(
+                model=self._model,
+                messages=messages,  # type: ignore[arg-type]
+                tools=tools,  # type: ignore[arg-type]
+                max_tokens=self._max_tokens,
+                temperature=self._temperature,
+            )
+
+        try:
+            return await retrying(request)
+        except self._fatal as error:
+            raise FatalEndpointError(f"{type(error).__name__}: {error}") from error
+        except self._transient as error:
+            raise EndpointRequestError(
+                f"{type(error).__name__} after {self._attempts} attempts: {error}"
+            ) from error
 
     async def next_turn(
         self, messages: list[Message], tools: list[dict[str, Any]]
     ) -> AssistantTurn:
-        async for attempt in self._retry:
-            with attempt:
-                response = await self._client.chat.completions.create(
-                    model=self._model,
-                    messages=messages,  # type: ignore[arg-type]
-                    tools=tools,  # type: ignore[arg-type]
-                    max_tokens=self._max_tokens,
-                    temperature=self._temperature,
-                )
-        choice = response.choices[0].message
+        response = await self._create(messages, tools)
+        choices = getattr(response, "choices", None)
+        if not choices or getattr(choices[0], "message", None) is None:
+            shown = repr(response)[:200]
+            raise EndpointRequestError(f"the endpoint answered with no chat completion: {shown}")
+        choice = choices[0].message
         calls = tuple(
             ToolCall(call.id, call.function.name, call.function.arguments or "")
             for call in choice.tool_calls or ()

@@ -1,14 +1,34 @@
-"""Rollout records and the aggregate results (overall and by archetype/difficulty/category)."""
+"""Rollout records and the aggregate results (overall and by archetype/difficulty/category).
+
+A record is a rollout that finished (``"error": null``) or an error row: a rollout that
+raised, with ``"error"`` holding its message, ``"reward": null`` and the transcript so far.
+Error rows are counted apart (``errors``), never averaged in as zeros silently:
+``avg_reward``, ``pass_rate`` and ``perfect_rate`` are over completed rollouts, and
+``avg_reward_errors_as_zero`` is the conservative figure that counts each error as 0.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from bs4_env.evaluation.rollout import Rollout
+from bs4_env.evaluation.turns import Message
+from bs4_env.tasks.registry import RegistryError, default_registry
+from bs4_env.tasks.splits import Row
 
 PASS_THRESHOLD = 0.5
+MAX_ERROR_CHARS = 4_000
+UNKNOWN = "unknown"
+
+
+class PartialRollout(Protocol):
+    """What is known of a rollout that raised: the conversation so far and token counts."""
+
+    messages: list[Message]
+    prompt_tokens: int
+    completion_tokens: int
 
 
 def rollout_record(rollout: Rollout) -> dict[str, Any]:
@@ -28,17 +48,53 @@ def rollout_record(rollout: Rollout) -> dict[str, Any]:
         "prompt_tokens": rollout.prompt_tokens,
         "completion_tokens": rollout.completion_tokens,
         "transcript": rollout.messages,
+        "error": None,
     }
 
 
+def error_record(row: Row, error: BaseException, partial: PartialRollout | None) -> dict[str, Any]:
+    """The error row of a rollout that raised: same keys, ``reward`` null, ``error`` set."""
+    message = f"{type(error).__name__}: {error}"
+    try:
+        spec = default_registry().get(row.archetype_id)
+    except RegistryError:
+        spec = None  # the row names no archetype: its message says so; grouped as "unknown"
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[:MAX_ERROR_CHARS] + " [...]"
+    return {
+        "archetype": row.archetype_id,
+        "seed": row.seed,
+        "split": row.split,
+        "difficulty": spec.difficulty.value if spec else UNKNOWN,
+        "category": spec.category.value if spec else UNKNOWN,
+        "solvable": spec.solvable if spec else None,
+        "reward": None,
+        "components": {},
+        "explanation": f"rollout failed: {message}",
+        "final": "",
+        "prompt_tokens": partial.prompt_tokens if partial else 0,
+        "completion_tokens": partial.completion_tokens if partial else 0,
+        "transcript": list(partial.messages) if partial else [],
+        "error": message,
+    }
+
+
+def is_error(record: dict[str, Any]) -> bool:
+    """An error row (records from before error rows existed have no ``error`` key)."""
+    return bool(record.get("error"))
+
+
 def _stats(records: list[dict[str, Any]]) -> dict[str, float | int]:
-    rewards = [float(r["reward"]) for r in records]
-    n = len(rewards)
+    rewards = [float(r["reward"]) for r in records if not is_error(r)]
+    n, done = len(records), len(rewards)
     return {
         "n": n,
-        "avg_reward": round(sum(rewards) / n, 4) if n else 0.0,
-        "pass_rate": round(sum(x >= PASS_THRESHOLD for x in rewards) / n, 4) if n else 0.0,
-        "perfect_rate": round(sum(x == 1.0 for x in rewards) / n, 4) if n else 0.0,
+        "completed": done,
+        "errors": n - done,
+        "avg_reward": round(sum(rewards) / done, 4) if done else 0.0,
+        "avg_reward_errors_as_zero": round(sum(rewards) / n, 4) if n else 0.0,
+        "pass_rate": round(sum(x >= PASS_THRESHOLD for x in rewards) / done, 4) if done else 0.0,
+        "perfect_rate": round(sum(x == 1.0 for x in rewards) / done, 4) if done else 0.0,
     }
 
 
@@ -67,15 +123,19 @@ def summarize(records: Iterable[dict[str, Any]], header: dict[str, Any]) -> dict
 
 
 def format_table(results: dict[str, Any]) -> str:
-    """The per-archetype table printed after an evaluation."""
-    lines = [f"{'archetype':26} {'n':>4} {'avg':>7} {'pass':>7} {'perfect':>8}"]
-    for name, stats in results["by_archetype"].items():
+    """The per-archetype table printed after an evaluation, and a line about error rows."""
+    lines = [f"{'archetype':26} {'n':>4} {'err':>4} {'avg':>7} {'pass':>7} {'perfect':>8}"]
+    rows = [*results["by_archetype"].items(), ("ALL", results)]
+    for name, stats in rows:
         lines.append(
-            f"{name:26} {stats['n']:4d} {stats['avg_reward']:7.3f} "
+            f"{name:26} {stats['n']:4d} {stats['errors']:4d} {stats['avg_reward']:7.3f} "
             f"{stats['pass_rate']:7.1%} {stats['perfect_rate']:8.1%}"
         )
-    lines.append(
-        f"{'ALL':26} {results['n']:4d} {results['avg_reward']:7.3f} "
-        f"{results['pass_rate']:7.1%} {results['perfect_rate']:8.1%}"
-    )
+    if results["errors"]:
+        lines.append(
+            f"\nerrors: {results['errors']} of {results['n']} rollouts failed and are not scored "
+            f'(see their "error"); averages are over the {results["completed"]} completed, '
+            f"{results['avg_reward_errors_as_zero']:.3f} with errors as 0. Rerun the same "
+            "command to retry them."
+        )
     return "\n".join(lines)

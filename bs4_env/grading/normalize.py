@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import unicodedata
 
 from bs4_env.tasks.model import JSONValue, Normalization
@@ -20,6 +21,8 @@ def normalize(value: JSONValue, norm: Normalization) -> JSONValue:
         return text.casefold() if norm.casefold else text
     if isinstance(value, bool) or value is None:
         return value
+    if isinstance(value, int) and abs(value) > sys.float_info.max:
+        return value  # too large for a float: compared exactly (float() would overflow)
     if isinstance(value, int | float):
         return float(value)
     if isinstance(value, list):

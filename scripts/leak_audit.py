@@ -1,0 +1,87 @@
+"""Leak audit: can solvability be read from the prompt or the page without doing the task?
+
+Prints figures only (no pass/fail; ``tests/test_leaks.py`` holds the same classifiers to the
+base rate + 3 points). Classifiers train on train-split seeds of every archetype and are
+scored on held-out eval-split seeds; each has a planted-leak control in the same run, which
+shows what a leak would look like. Then the "abstain when a signature element is present"
+policy against the reference policy on the bench, and the request templates with the largest
+limitation share. Needs the dev extra (scikit-learn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from bs4_env.checks.leak_classifiers import page_accuracy, prompt_accuracy
+from bs4_env.checks.leaks import (
+    base_rate,
+    prompt_text,
+    reference_reward,
+    signature_count,
+    signature_policy_reward,
+    template_shares,
+)
+from bs4_env.tasks.manifest import load_manifest
+from bs4_env.tasks.model import Task
+from bs4_env.tasks.registry import build_task, default_registry
+from bs4_env.tasks.splits import seed_for
+
+PLANTED = "<canvas id='planted'></canvas>"
+
+
+def _tasks(split: str, seeds: int) -> list[Task]:
+    registry = default_registry()
+    return [
+        build_task(spec.id, seed_for(split, i), split, registry)
+        for spec in registry
+        for i in range(seeds)
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--train-seeds", type=int, default=60, help="per archetype")
+    parser.add_argument("--test-seeds", type=int, default=30, help="per archetype")
+    args = parser.parse_args()
+
+    started = time.perf_counter()
+    train, test = _tasks("train", args.train_seeds), _tasks("eval", args.test_seeds)
+    base = base_rate(t.solvable for t in test)
+    print(f"tasks: {len(train)} train, {len(test)} held out; base rate {base:.3f}")
+
+    def leaky_prompt(task: Task) -> str:
+        planted = not task.solvable and task.seed % 2 == 0
+        return prompt_text(task) + (" unfortunately" if planted else "")
+
+    def leaky_page(task: Task) -> str:
+        return task.html if task.solvable else task.html.replace("</body>", PLANTED + "</body>")
+
+    print(f"prompt classifier: {prompt_accuracy(train, test):.3f}")
+    print(f"  control, one word on half the limitation prompts: "
+          f"{prompt_accuracy(train, test, leaky_prompt):.3f}")  # fmt: skip
+    accuracy, why = page_accuracy(train, test)
+    print(f"page classifier: {accuracy:.3f} ({why})")
+    print(f"  control, a canvas on every limitation page: "
+          f"{page_accuracy(train, test, leaky_page)[0]:.3f}")  # fmt: skip
+
+    with_signature = [t for t in test if signature_count(t.html)]
+    solvable_share = sum(t.solvable for t in with_signature) / max(len(with_signature), 1)
+    print(f"held-out pages with a signature element: {len(with_signature)} of {len(test)}, "
+          f"{solvable_share:.1%} of them solvable")  # fmt: skip
+
+    registry = default_registry()
+    bench = [build_task(r.archetype_id, r.seed, r.split, registry) for r in load_manifest().rows]
+    reference = sum(reference_reward(t) for t in bench) / len(bench)
+    shortcut = sum(signature_policy_reward(t) for t in bench) / len(bench)
+    print(f"bench ({len(bench)} rows): reference {reference:.3f}, signature policy {shortcut:.3f}")
+
+    print("largest limitation share per request template (train):")
+    for share in template_shares(train)[:5]:
+        print(f"  {share.limitation_share:.2f} ({share.limitation_rows}/{share.rows}) "
+              f"{share.template[:70]!r}")  # fmt: skip
+    print(f"wall {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
