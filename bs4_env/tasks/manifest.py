@@ -60,7 +60,7 @@ def content_hash(rows: tuple[Row, ...] | list[Row], registry: Registry | None = 
 def build_manifest(registry: Registry | None = None) -> Manifest:
     registry = registry or default_registry()
     rows = tuple(stratified_rows(list(registry.ids()), BENCH_SEEDS_PER_ARCHETYPE))
-    return Manifest(version=f"bench-v1-{content_hash(rows, registry)}", rows=rows)
+    return Manifest(version=f"bench-v2-{content_hash(rows, registry)}", rows=rows)
 
 
 def write_manifest(manifest: Manifest, path: Path = MANIFEST_PATH) -> None:

@@ -93,3 +93,22 @@ def item_list(section: str) -> Query:
         ),
         answer_schema=ITEM_LIST_SCHEMA,
     )
+
+
+MEDIA_FACT_SCHEMA = (
+    "a string, the value exactly as the page states it, without the words around it (e.g. "
+    f'"95 °C", "12 minutes", "v0.4.1", "HELLO15", "3 May 2031"), {DISPLAYED}'
+)
+
+
+def media_fact(medium: str, title: str, fact: str) -> Query:
+    """One fact (a temperature, a version, a code, a date) that a video, talk or episode states.
+
+    Shared by ``media_only`` (the fact is only said in the recording) and its solvable twins
+    (the fact is also in a transcript or in the show notes).
+    """
+    return Query(
+        template="media_fact",
+        text=f'According to the {medium} "{title}" on this page, what is the {fact}?',
+        answer_schema=MEDIA_FACT_SCHEMA,
+    )

@@ -2,26 +2,43 @@ import json
 import re
 
 soup = make_soup()
-store = re.search(r'store "([^"]+)"', QUERY).group(1)
 
-phone = None
-for script in soup.find_all("script", type="application/ld+json"):
-    data = json.loads(script.string)
-    for entity in data.get("@graph", [data]):
-        if entity.get("name") == store and entity.get("telephone"):
-            phone = entity["telephone"]
 
-label = soup.find("dt", string="Customer service")
-cell = label.find_next_sibling("dd")
-if phone is None and cell.get_text(strip=True):
-    phone = cell.get_text(strip=True)
-if phone is not None:
-    print(json.dumps({"status": "ok", "answer": phone}))
+def text(tag):
+    return " ".join(tag.get_text().split())
+
+
+def table_rows(table):
+    own_rows = [tr for tr in table.find_all("tr") if tr.find_parent("table") is table]
+    body = [tr for tr in own_rows if not tr.find_parent(["thead", "tfoot"])]
+    head_row = table.thead.tr if table.thead else body.pop(0)
+    headers = [text(th) for th in head_row.find_all(["th", "td"])]
+    return [dict(zip(headers, [text(c) for c in tr.find_all(["th", "td"])])) for tr in body]
+
+
+answer = None
+if "phone number of the store" in QUERY:
+    store = re.search(r'store "([^"]+)"', QUERY).group(1)
+    heading = next(h for h in soup.find_all(["h1", "h2"]) if text(h) == store)
+    block = heading.parent.find("dt", string="Customer service").find_next_sibling("dd")
+    graphic = block.find(id=True)
+    # The row's text (e.g. a tel: link), else the image's text alternative.
+    for candidate in (text(block), graphic.get("alt", ""), graphic.get("aria-label", "")):
+        if re.search(r"\d", candidate):
+            answer = candidate
+            break
 else:
-    # The row holds no text: only an image (or an element painted by a CSS background).
-    graphic = cell.find(["img", "span"])
-    source = graphic.get("src") or re.search(r"url\('?([^')]+)", graphic.get("style", "")).group(1)
-    evidence = (
-        f'customer-service number is an image: <{graphic.name} id="{graphic.get("id")}"> {source}'
-    )
+    caption = re.search(r'titled "([^"]+)"', QUERY).group(1)
+    heading = next(h for h in soup.find_all(["h2", "h3"]) if text(h) == caption)
+    block = heading.parent
+    table = block.find("table")  # under the image, in a <details> or in the figcaption
+    if table is not None:
+        answer = table_rows(table)
+
+if answer is not None:
+    print(json.dumps({"status": "ok", "answer": answer}))
+else:
+    graphic = block.find(["img", "span"], id=True)
+    source = graphic.get("src") or re.search(r"url\('?([^')]+)", graphic["style"]).group(1)
+    evidence = f'the data is only an image: <{graphic.name} id="{graphic["id"]}"> {source}'
     print(json.dumps({"status": "limit", "limit": {"reason": "image_text", "evidence": evidence}}))

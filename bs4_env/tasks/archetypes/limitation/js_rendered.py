@@ -1,20 +1,24 @@
-"""A table that only exists after client-side JavaScript runs.
+"""The requested data (a table, a price or a listing) only exists after client-side JS runs.
 
-Skill: recognising a JS-rendered placeholder (empty mount node, loader, ``<noscript>``,
-a renderer script and a JSON endpoint) and abstaining with evidence instead of guessing.
-Shortcuts resisted: the request is word-for-word the solvable ``table_as_dicts`` request;
-the page holds a decoy static table with another caption, so "take the first table"
-answers wrongly; the evidence must cite the seed-random mount id, endpoint or script.
+Skill: following the request to its place on the page (the table's heading, the featured
+product's price box, the listing's heading), seeing that the place holds only an empty
+mount node (spinner, ``aria-busy``, a ``data-endpoint``, a renderer script, a ``<noscript>``
+plea) and that no static copy exists anywhere (not in a ``<noscript>`` fallback, not in a
+JSON state blob), then abstaining with the mount's id or endpoint as evidence.
+Shortcuts resisted: the requests are word-for-word the shared ``table_as_dicts``,
+``featured_price`` and ``item_list`` requests, with captions, product names and listing
+titles from the same pools as the solvable pages; the solvable twins ``hydrated_mount``
+(data rendered on the server or in a state blob) and ``noscript_fallback`` (data in the
+``<noscript>``) carry the very same mount node and scripts, so "a mount node means
+abstain" fails there; a decoy table, related prices and decoy listings (and sometimes a
+state blob of that other data) sit on this page, so answering from them is wrong.
 """
 
 from __future__ import annotations
 
-from html import escape
 from random import Random
 
-from bs4_env.tasks import queries
-from bs4_env.tasks.html import pools
-from bs4_env.tasks.html.chrome import wrap_page
+from bs4_env.tasks.html import mounts, slot_tables
 from bs4_env.tasks.model import (
     ArchetypeSpec,
     Category,
@@ -23,58 +27,27 @@ from bs4_env.tasks.model import (
     LimitationInfo,
     LimitReason,
 )
-from bs4_env.tasks.rng import token
 
-_CAPTIONS = ("Pricing plans", "Shipping rates", "Store hours", "Team directory", "Release history")
-
-
-def _static_table(rng: Random, caption: str) -> str:
-    rows = "".join(
-        f"<tr><td>{escape(pools.product_name(rng))}</td><td>{pools.price(rng)}</td></tr>"
-        for _ in range(rng.randint(2, 4))
-    )
-    return (
-        f'<h2>{escape(caption)}</h2><table class="data"><thead><tr><th>Item</th><th>Price</th>'
-        f"</tr></thead><tbody>{rows}</tbody></table>"
-    )
+# One third each: table_as_dicts, featured_price, item_list (as the solvable twins
+# ``hydrated_mount`` and ``noscript_fallback``).
+TEMPLATES = ("table_as_dicts", "featured_price", "item_list")
 
 
 def generate(rng: Random) -> Generated:
-    caption, decoy_caption = rng.sample(_CAPTIONS, 2)
-    caption = f"{caption} {rng.randint(2019, 2026)}"
-    mount_id = f"grid-{token(rng, 7)}"
-    endpoint = f"/api/tables/{token(rng, 10)}.json"
-    script = f"/static/js/table-renderer.{token(rng, 8)}.js"
-    placeholder = (
-        f"<h2>{escape(caption)}</h2>"
-        f'<div id="{mount_id}" class="data-table" data-endpoint="{endpoint}">'
-        '<div class="spinner" aria-busy="true">Loading…</div></div>'
-        "<noscript>Please enable JavaScript to view this table.</noscript>"
-    )
-    sections = [placeholder, _static_table(rng, decoy_caption)]
-    rng.shuffle(sections)
-    head = (
-        f'<script src="{script}" defer></script>\n'
-        f"<script>window.addEventListener('DOMContentLoaded',function(){{"
-        f"renderTable(document.getElementById('{mount_id}'),'{endpoint}');}});</script>"
-    )
-    html = wrap_page(
-        rng,
-        title=caption,
-        main_html="\n".join(sections),
-        difficulty=ARCHETYPE.difficulty,
-        extra_head=head,
-    )
-    query = queries.table_as_dicts(caption)
+    layout = slot_tables.build(rng, rng.choice(TEMPLATES), blocked=True)
+    mount = mounts.mount(rng, layout.subject)
+    extras = []
+    # A quarter of the twins hydrate from a state blob; a blob here holds only other data.
+    if rng.random() < 1 / 4:
+        extras.append(mounts.state_blob(rng, {"modules": [layout.decoy_state]}))
+    slot = mount.node(None) + mounts.noscript(layout.subject)
     return Generated(
-        html=html,
-        query=query.text,
-        query_template=query.template,
+        html=mounts.mounted_page(rng, layout, mount, slot, extras),
+        query=layout.query.text,
+        query_template=layout.query.template,
+        answer_schema=layout.query.answer_schema,
         truth=None,
-        limitation=LimitationInfo(
-            reasons=(LimitReason.JS_RENDERED,),
-            evidence_tokens=(mount_id, endpoint, script.rsplit("/", 1)[-1]),
-        ),
+        limitation=LimitationInfo(reasons=(LimitReason.JS_RENDERED,), evidence_tokens=mount.tokens),
     )
 
 
@@ -83,8 +56,9 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.LIMITATION,
     difficulty=Difficulty.MEDIUM,
     solvable=False,
-    version=1,
-    description="The requested table is rendered client-side from a JSON endpoint.",
-    answer_schema=queries.TABLE_DICTS_SCHEMA,
+    version=2,
+    description="The requested table, price or listing is rendered client-side from an endpoint.",
+    # Each request carries its own answer shape (that of the shared template it uses).
+    answer_schema="in the shape the request's template gives",
     generate=generate,
 )

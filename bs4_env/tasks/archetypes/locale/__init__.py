@@ -1,0 +1,1 @@
+"""Archetypes of the 'locale' category."""

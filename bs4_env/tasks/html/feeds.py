@@ -1,0 +1,172 @@
+"""Product listings for the shared ``item_list`` request: section names, cards, feed triggers.
+
+Every ``item_list`` page of the limitation family (infinite scroll, JS mounts, bot checks)
+and of its solvable twins draws its section names and item cards from here, so the request
+wording and the card markup never tell which kind of page it is. A listing often shows only
+its first items; whether the rest is already in the HTML (hidden, or in a JSON blob) or
+arrives by XHR is said by the feed's trigger and script, built here for both cases.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from random import Random
+
+from bs4_env.tasks.html import listing, pools
+from bs4_env.tasks.rng import token
+
+_TOPICS = (
+    "Audio",
+    "Kitchen",
+    "Outdoor",
+    "Office",
+    "Travel",
+    "Garden",
+    "Fitness",
+    "Gaming",
+    "Home office",
+    "Camping",
+    "Photography",
+    "Coffee",
+    "Cycling",
+    "Smart home",
+)
+_KINDS = (
+    "bestsellers",
+    "new arrivals",
+    "staff picks",
+    "deals",
+    "essentials",
+    "top rated",
+    "clearance",
+    "gift ideas",
+    "just restocked",
+    "trending now",
+)
+
+
+def section_name(rng: Random) -> str:
+    """A listing's title, e.g. "Kitchen staff picks"."""
+    return f"{rng.choice(_TOPICS)} {rng.choice(_KINDS)}"
+
+
+@dataclass(frozen=True)
+class Card:
+    """One listed item: its display name and price, and the identifiers of its card."""
+
+    name: str
+    price: str
+    href: str
+    item_id: int
+    thumb: str
+
+
+def draw_cards(rng: Random, names: Sequence[str], fmt: listing.PriceFormat) -> list[Card]:
+    return [
+        Card(
+            name=name,
+            price=fmt(listing.cents(rng)),
+            href=f"/p/{token(rng, 8)}",
+            item_id=rng.randint(1000, 99999),
+            thumb=f"/media/thumbs/{token(rng, 8)}.jpg",
+        )
+        for name in names
+    ]
+
+
+CARD_STYLES = 3
+
+
+def card_html(card: Card, style: int, extra: str = "") -> str:
+    """A listing card; ``extra`` is added to the ``<li>``'s attributes (e.g. ``hidden``)."""
+    attrs = f' data-id="{card.item_id}"' + (f" {extra}" if extra else "")
+    name, price = escape(card.name), escape(card.price)
+    if style == 0:
+        return (
+            f'<li class="item"{attrs}><a class="item-name" href="{card.href}">{name}</a> '
+            f'<span class="price">{price}</span></li>'
+        )
+    if style == 1:
+        return (
+            f'<li class="item card"{attrs}><img src="{card.thumb}" alt="" loading="lazy">'
+            f'<h3 class="item-name"><a href="{card.href}">{name}</a></h3>'
+            f'<p class="price">{price}</p></li>'
+        )
+    return (
+        f'<li class="item"{attrs}><span class="item-name">{name}</span> '
+        f'<small class="price">{price}</small></li>'
+    )
+
+
+def list_html(cards: Sequence[str], list_id: str | None = None) -> str:
+    id_attr = f' id="{list_id}"' if list_id else ""
+    return f'<ul class="items"{id_attr}>{"".join(cards)}</ul>'
+
+
+def count_line(shown: int, total: int) -> str:
+    if shown == total:
+        return f'<p class="result-count">{total} items</p>'
+    return f'<p class="result-count">Showing {shown} of {total} items</p>'
+
+
+def skeletons(rng: Random) -> list[str]:
+    """Empty placeholder cards a feed shows while loading (sometimes none)."""
+    count = rng.randint(1, 3) if rng.random() < 0.5 else 0
+    return ['<li class="item skeleton" aria-hidden="true"></li>'] * count
+
+
+def state_items(cards: Sequence[Card]) -> list[dict[str, str]]:
+    return [{"name": c.name, "price": c.price, "url": c.href} for c in cards]
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """What loads more items: a scroll sentinel or a button, and the script it runs."""
+
+    element_id: str
+    html: str
+    script: str
+
+
+def trigger(rng: Random, list_id: str, next_page: str, source: str) -> Trigger:
+    """A sentinel or "Load more" button pointing at ``next_page``.
+
+    ``source`` is the script body that gets the next items: a ``fetch()`` of an endpoint on
+    a page that cannot be read statically, or a read of data already in the page.
+    """
+    if rng.random() < 0.5:
+        element_id = f"sentinel-{token(rng, 7)}"
+        html = (
+            f'<div id="{element_id}" class="scroll-sentinel" data-next-page="{next_page}" '
+            'aria-hidden="true"></div>'
+        )
+        watch = (
+            "new IntersectionObserver(function(e){if(e[0].isIntersecting){more();}}).observe(t);"
+        )
+    else:
+        element_id = f"more-{token(rng, 7)}"
+        html = (
+            f'<button id="{element_id}" class="load-more" type="button" '
+            f'data-next-page="{next_page}" aria-controls="{list_id}">Load more</button>'
+        )
+        watch = "t.addEventListener('click',more);"
+    script = (
+        f"<script>(function(){{var t=document.getElementById('{element_id}'),"
+        f"l=document.getElementById('{list_id}');function more(){{{source}}}{watch}}})();</script>"
+    )
+    return Trigger(element_id, html, script)
+
+
+def json_blob(rng: Random, data: object, blob_id: str) -> str:
+    """Data embedded in the page as a JSON script element (``</`` escaped like real sites)."""
+    text = json.dumps(data, ensure_ascii=rng.random() < 0.5).replace("</", "<\\/")
+    return f'<script type="application/json" id="{blob_id}">{text}</script>'
+
+
+def other_names(rng: Random, exclude: Sequence[str], n: int) -> list[str]:
+    """``n`` product names distinct from each other and from ``exclude``."""
+    names = pools.unique(rng, pools.product_name, n + len(exclude))
+    return [name for name in names if name not in exclude][:n]

@@ -1,0 +1,119 @@
+"""A price or phone number set in a custom web font, with plain or scrambled digits.
+
+Sites style prices and phone numbers with their own ``@font-face`` fonts all the time
+(tabular or brand digits); some anti-scraping setups instead serve a font whose glyph map
+is private: the HTML holds private-use code points (U+E000-U+F8FF, as raw characters or
+``&#x...;`` references) that only the font draws as digits, so the text read from the HTML
+is not the number a reader sees. Both use the same markup here (an element with an id, a
+font family named in a ``<style>`` rule or inline, a ``.woff2`` URL, sometimes an icon-font
+glyph beside it), so only the characters inside the element tell them apart.
+
+Used by ``font_obfuscation`` (scrambled digits) and its solvable twin ``custom_font_value``
+(plain digits), half ``featured_price`` and half ``contact_phone`` requests each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from random import Random
+
+from bs4_env.tasks.html import listing, slot_tables
+from bs4_env.tasks.html.chrome import wrap_page
+from bs4_env.tasks.html.twin_pages import TwinPage
+from bs4_env.tasks.model import LimitReason
+from bs4_env.tasks.rng import token
+
+PRIVATE_USE = range(0xE000, 0xF900)
+"""The Basic Multilingual Plane's private-use area, where glyph-map fonts put their digits."""
+
+_FAMILY_PREFIXES = ("num", "digits", "pf", "brand", "display", "tabular")
+_PRICE_CLASSES = ("price current", "current price", "price price--sale current")
+_ICONS = {"price": ("tag", "sale", "coin"), "phone": ("phone", "call", "headset")}
+
+
+@dataclass(frozen=True)
+class FontValue:
+    """The value element, its font's ``<style>``, and what identifies the font setup."""
+
+    element: str
+    style: str
+    tokens: tuple[str, ...]
+
+
+def glyph_map(rng: Random) -> dict[str, str]:
+    """Digits to ten distinct private-use characters at a random place in the area."""
+    start = rng.randrange(PRIVATE_USE.start, PRIVATE_USE.stop - 64)
+    offsets = rng.sample(range(64), 10)
+    return {str(d): chr(start + offset) for d, offset in enumerate(offsets)}
+
+
+def _references(markup: str) -> str:
+    """Private-use characters written as hexadecimal character references, as some sites do."""
+    return "".join(f"&#x{ord(ch):x};" if ord(ch) in PRIVATE_USE else ch for ch in markup)
+
+
+def _inner(rng: Random, subject: str, text: str) -> str:
+    return listing.price_markup(rng, text) if subject == "price" else escape(text)
+
+
+def font_value(rng: Random, subject: str, text: str, scrambled: bool) -> FontValue:
+    """``text`` (a price or phone) in an element set in a custom font.
+
+    ``scrambled`` replaces its digits by private-use glyphs that only the font maps back.
+    """
+    family = f"{rng.choice(_FAMILY_PREFIXES)}-{token(rng, 6)}"
+    element_id = f"{subject}-{token(rng, 7)}"
+    shown = "".join(glyph_map(rng).get(ch, ch) for ch in text) if scrambled else text
+    inner = _inner(rng, subject, shown)
+    if scrambled and rng.random() < 0.5:
+        inner = _references(inner)
+    klass = rng.choice(_PRICE_CLASSES) if subject == "price" else "phone"
+    face = (
+        f"@font-face{{font-family:'{family}';src:url('/fonts/{family}.woff2') format('woff2'),"
+        f"url('/fonts/{family}.woff') format('woff');font-display:block;}}"
+    )
+    if rng.random() < 0.5:
+        rule_class = f"ff-{token(rng, 5)}"
+        style = f"<style>{face}.{rule_class}{{font-family:'{family}',sans-serif;}}</style>"
+        element = f'<span id="{element_id}" class="{klass} {rule_class}">{inner}</span>'
+    else:
+        style = f"<style>{face}</style>"
+        element = (
+            f'<span id="{element_id}" class="{klass}" '
+            f"style=\"font-family:'{family}',sans-serif\">{inner}</span>"
+        )
+    if rng.random() < 0.4:
+        glyph = chr(0xE000 + rng.randrange(256))
+        icon = (
+            f'<i class="icon icon-{rng.choice(_ICONS[subject])}" aria-hidden="true">'
+            f"&#x{ord(glyph):x};</i> "
+        )
+        element = icon + element
+    return FontValue(element=element, style=style, tokens=(element_id, family))
+
+
+TEMPLATES = ("featured_price", "contact_phone")
+
+
+def font_page(rng: Random, scrambled: bool) -> TwinPage:
+    """A product or contact page whose requested value is set in a custom font."""
+    template = rng.choice(TEMPLATES)
+    # A scrambled price is marked up like a plain one, so the price layout is the plain
+    # page's; a scrambled phone's contact layout must keep the number out of its JSON-LD.
+    layout = slot_tables.build(rng, template, blocked=scrambled and template == "contact_phone")
+    subject = "price" if template == "featured_price" else "phone"
+    value = font_value(rng, subject, str(layout.truth), scrambled)
+    in_head = rng.random() < 0.5
+    html = wrap_page(
+        rng,
+        title=layout.title,
+        main_html=layout.main(rng, value.element, [] if in_head else [value.style]),
+        difficulty=layout.chrome,
+        breadcrumbs=layout.breadcrumbs,
+        extra_head=layout.extra_head + (value.style if in_head else ""),
+        # Plain or scrambled, the value's font is a font element: the chrome carries one
+        # fewer harmless one, so both kinds of page draw the same counts.
+        limitation=LimitReason.FONT_OBFUSCATION,
+    )
+    return TwinPage(html, layout.query, layout.truth, value.tokens)

@@ -1,0 +1,168 @@
+"""Pages of one recording (a recipe video, a conference talk, a podcast episode).
+
+Shared by ``media_only`` and its solvable twins ``video_transcript`` and
+``media_show_notes``, which ask the same ``media_fact`` request. Every page has the same
+parts: a player (``<video>`` with sources and sometimes a captions ``<track>``, ``<audio>``,
+or an embedded player ``<iframe>``), an "About" paragraph, show notes, a ``<details>`` of
+timed cues (a transcript, a transcript excerpt or chapters, 5-9 cues) and teasers of
+other recordings stating the same kind of fact. Where the requested fact is stated is the
+only difference: in the transcript, in the show notes, or nowhere but the recording.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from random import Random
+
+from bs4_env.tasks import queries
+from bs4_env.tasks.html import media_facts, pools
+from bs4_env.tasks.html.chrome import wrap_page
+from bs4_env.tasks.html.media_facts import Fact
+from bs4_env.tasks.html.media_shows import SHOWS, Show, title_of
+from bs4_env.tasks.html.twin_pages import TwinPage
+from bs4_env.tasks.model import Difficulty, LimitReason
+from bs4_env.tasks.rng import token
+
+WHERE = ("recording", "transcript", "notes")
+"""Where a page states the requested fact: only in the recording, or also statically."""
+
+
+@dataclass(frozen=True)
+class Player:
+    html: str
+    tokens: tuple[str, ...]
+
+
+def _player(rng: Random, kind: str, title: str) -> Player:
+    """The recording's player and what identifies it (its id, file and captions names)."""
+    element_id = f"{rng.choice(('player', 'media', 'rec'))}-{token(rng, 7)}"
+    clip = token(rng, 10)
+    if kind == "embed":
+        html = (
+            f'<iframe id="{element_id}" src="https://player.example/embed/{clip}" '
+            f'title="{escape(title)}" allow="autoplay; fullscreen" allowfullscreen '
+            'loading="lazy"></iframe>'
+        )
+        return Player(html, (element_id, clip))
+    if kind == "audio":
+        html = (
+            f'<audio id="{element_id}" controls preload="none"><source '
+            f'src="/media/episodes/{clip}.mp3" type="audio/mpeg"></audio>'
+        )
+        return Player(html, (element_id, clip))
+    track, tokens = "", [element_id, clip]
+    if rng.random() < 0.5:
+        captions = token(rng, 8)
+        track = (
+            f'<track kind="captions" src="/media/captions/{captions}.vtt" srclang="en" '
+            'label="English">'
+        )
+        tokens.append(captions)
+    html = (
+        f'<video id="{element_id}" controls preload="metadata" poster="/img/posters/{clip}.jpg">'
+        f'<source src="/media/{clip}.mp4" type="video/mp4">{track}</video>'
+    )
+    return Player(html, tuple(tokens))
+
+
+def _cues(rng: Random, texts: list[str]) -> str:
+    """Timed cues in increasing time order, as ``<p>`` or ``<li>`` elements."""
+    seconds, items = rng.randint(0, 20), []
+    as_list = rng.random() < 0.5
+    for text in texts:
+        stamp = f'<span class="ts">{seconds // 60:02d}:{seconds % 60:02d}</span> {escape(text)}'
+        items.append(f"<li>{stamp}</li>" if as_list else f'<p class="cue">{stamp}</p>')
+        seconds += rng.randint(15, 140)
+    return f'<ol class="cues">{"".join(items)}</ol>' if as_list else "".join(items)
+
+
+def _transcript(rng: Random, show: Show, statements: list[str], fact: Fact | None) -> str:
+    """Filler lines around ``statements`` (and the fact's sentence when given), in 5-9 cues."""
+    lines = list(statements) + ([fact.sentence] if fact else [])
+    # The cue count does not depend on whether the fact is among them.
+    filler = rng.sample(show.filler, rng.randint(6, 9) - len(lines))
+    body = filler[1:]
+    for line in lines:
+        body.insert(rng.randint(0, len(body)), line)
+    return _cues(rng, filler[:1] + body)
+
+
+def _chapters(rng: Random, show: Show, fact: Fact) -> str:
+    titles = rng.sample(show.chapters, rng.randint(4, min(8, len(show.chapters))))
+    titles.insert(rng.randint(1, len(titles)), fact.chapter)
+    return _cues(rng, titles)
+
+
+def _notes(rng: Random, fact: Fact, other: Fact, where: str) -> str:
+    lines = [other.note, *rng.sample(fact.decoy_notes, rng.randint(1, 2))]
+    if where == "notes":
+        lines.append(fact.note)
+    elif rng.random() < 0.5:
+        lines.append(fact.pointer)
+    rng.shuffle(lines)
+    items = "".join(f"<li>{escape(line)}</li>" for line in lines)
+    heading = rng.choice(("Show notes", "Notes", "In this recording", "Details"))
+    return f'<section class="show-notes"><h2>{heading}</h2><ul>{items}</ul></section>'
+
+
+def _details(rng: Random, show: Show, fact: Fact, other: Fact, where: str) -> str:
+    """A transcript (holding the fact only ``where`` is "transcript"), an excerpt or chapters."""
+    if where != "transcript" and rng.random() < 0.5:
+        chapters = _chapters(rng, show, fact)
+        return f'<details class="chapters"><summary>Chapters</summary>{chapters}</details>'
+    statements = rng.sample(fact.decoy_sentences, rng.randint(1, len(fact.decoy_sentences)))
+    label = rng.choice(("Transcript", "Transcript excerpt", "Read along"))
+    said = fact if where == "transcript" else None
+    cues = _transcript(rng, show, [*statements, other.sentence], said)
+    return f'<details class="transcript"><summary>{label}</summary>{cues}</details>'
+
+
+def _more(rng: Random, show: Show, kind: str, title: str, phrase: str) -> str:
+    others = [t for t in pools.unique(rng, lambda r: title_of(r, kind), 4) if t != title][:3]
+    items = "".join(
+        f'<li><a href="/watch/{token(rng, 8)}">{escape(other)}</a>'
+        f'<span class="teaser"> · {escape(media_facts.FACTS[phrase](rng).teaser)}</span></li>'
+        for other in others[: rng.randint(2, 3)]
+    )
+    return f'<section class="more-media"><h2>More {show.plural}</h2><ul>{items}</ul></section>'
+
+
+def media_page(rng: Random, where: str) -> TwinPage:
+    """A recording's page stating the requested fact ``where`` (one of ``WHERE``)."""
+    if where not in WHERE:
+        raise ValueError(f"where must be one of {WHERE}, not {where!r}")
+    kind = rng.choice(tuple(SHOWS))
+    show = SHOWS[kind]
+    title = title_of(rng, kind)
+    phrase, other_phrase = rng.sample(show.facts, 2)
+    fact, other = media_facts.FACTS[phrase](rng), media_facts.FACTS[other_phrase](rng)
+    player = _player(rng, rng.choice(show.players), title)
+    about = " ".join([rng.choice(show.filler), pools.sentence(rng, rng.randint(8, 14))])
+    parts = [
+        f'<section class="about"><h2>About this {show.medium}</h2><p>{escape(about)}</p></section>',
+        _notes(rng, fact, other, where),
+        _details(rng, show, fact, other, where),
+    ]
+    rng.shuffle(parts)
+    byline = (
+        f'<p class="byline">{escape(pools.person_name(rng))} · {rng.randint(4, 58)}:'
+        f"{rng.randint(0, 59):02d} · Published {media_facts.date_text(rng)}</p>"
+    )
+    article = (
+        f'<article class="{kind}-page" id="{kind}-{token(rng, 6)}"><h1>{escape(title)}</h1>'
+        f'{byline}<div class="player">{player.html}</div>{"".join(parts)}</article>'
+    )
+    html = wrap_page(
+        rng,
+        title=title,
+        main_html=article + _more(rng, show, kind, title, phrase),
+        # One chrome level for every page of this request, so page size tells nothing.
+        difficulty=Difficulty.MEDIUM,
+        breadcrumbs=("Home", show.plural.capitalize()),
+        # Every such page holds a recording in the main region: the chrome carries one
+        # fewer harmless player, so solvable and limitation pages draw the same counts.
+        limitation=LimitReason.MEDIA_ONLY,
+    )
+    query = queries.media_fact(show.medium, title, phrase)
+    return TwinPage(html, query, fact.value, player.tokens)

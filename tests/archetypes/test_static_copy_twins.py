@@ -1,0 +1,229 @@
+"""Font, media, form, canvas and image limitations look like twins that hold a static copy.
+
+Each limitation kind here (a scrambled glyph font, a fact only said in a recording, data
+only returned by a form, a canvas drawn from fetched data, an image of text) has solvable
+twins built by the same page builder with one flag flipped, asked with the same requests
+in the same mix, carrying the same kinds of elements, and solved by the same reference
+program. Simple classifiers (as in ``test_leaks``, restricted to one limitation archetype
+and its twins) must not tell them apart better than chance plus a margin.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from bs4 import BeautifulSoup
+
+from bs4_env.checks.leaks import SIGNATURES, page_features, prompt_text
+from bs4_env.tasks.html import media_facts
+from bs4_env.tasks.html.glyph_fonts import PRIVATE_USE
+from bs4_env.tasks.model import LimitReason, Task
+from bs4_env.tasks.registry import Registry, build_task
+from bs4_env.tasks.splits import seed_for
+
+TWINS = {
+    "font_obfuscation": ("custom_font_value",),
+    "media_only": ("video_transcript", "media_show_notes"),
+    "form_submission": ("form_default_results",),
+    "canvas_text": ("canvas_fallback_content",),
+    "image_text": ("image_text_alternative",),
+}
+PAIRS = [(limitation, twin) for limitation, twins in TWINS.items() for twin in twins]
+PLAN = {
+    "font_obfuscation": {"featured_price": 1 / 2, "contact_phone": 1 / 2},
+    "media_only": {"media_fact": 1.0},
+    "form_submission": {"table_as_dicts": 1 / 2, "item_list": 1 / 2},
+    "canvas_text": {"featured_price": 1 / 2, "column_by_header": 1 / 2},
+    "image_text": {"contact_phone": 1 / 2, "table_as_dicts": 1 / 2},
+}
+REASON = {
+    "font_obfuscation": LimitReason.FONT_OBFUSCATION,
+    "media_only": LimitReason.MEDIA_ONLY,
+    "form_submission": LimitReason.FORM_SUBMISSION,
+    "canvas_text": LimitReason.CANVAS_TEXT,
+    "image_text": LimitReason.IMAGE_TEXT,
+}
+MIX_SEEDS = 300
+TRAIN, TEST = 150, 100
+MARGIN = 0.1
+
+_CACHE: dict[tuple[str, str], list[Task]] = {}
+
+
+def _tasks(archetype_id: str, split: str, n: int, registry: Registry) -> list[Task]:
+    """The first ``n`` tasks of a split, generated once per test session."""
+    done = _CACHE.setdefault((archetype_id, split), [])
+    done.extend(
+        build_task(archetype_id, seed_for(split, i), split, registry) for i in range(len(done), n)
+    )
+    return done[:n]
+
+
+@pytest.mark.parametrize(("limitation", "twin"), PAIRS)
+def test_twin_is_solved_by_the_same_program(limitation: str, twin: str, registry: Registry) -> None:
+    assert registry.get(twin).solvable and not registry.get(limitation).solvable
+    assert registry.reference_solution(twin) == registry.reference_solution(limitation)
+
+
+@pytest.mark.parametrize("limitation", sorted(TWINS))
+def test_limitation_produces_its_reason_with_planned_template_mix(
+    limitation: str, registry: Registry
+) -> None:
+    tasks = _tasks(limitation, "train", MIX_SEEDS, registry)
+    assert {t.limitation.reasons for t in tasks if t.limitation} == {(REASON[limitation],)}
+    shares = Counter(t.query_template for t in tasks)
+    assert set(shares) == set(PLAN[limitation])
+    for template, planned in PLAN[limitation].items():
+        assert abs(shares[template] / MIX_SEEDS - planned) <= 0.08, (template, shares)
+
+
+@pytest.mark.parametrize(("limitation", "twin"), PAIRS)
+def test_twin_asks_the_same_requests_in_the_same_mix(
+    limitation: str, twin: str, registry: Registry
+) -> None:
+    ours = Counter(t.query_template for t in _tasks(limitation, "train", MIX_SEEDS, registry))
+    theirs = Counter(t.query_template for t in _tasks(twin, "train", MIX_SEEDS, registry))
+    assert set(ours) == set(theirs)
+    for template in ours:
+        assert abs(ours[template] - theirs[template]) / MIX_SEEDS <= 0.12, (template, theirs)
+
+
+@pytest.mark.parametrize(("limitation", "twin"), PAIRS)
+def test_twin_carries_the_kind_signature_as_often(
+    limitation: str, twin: str, registry: Registry
+) -> None:
+    """A grep for the kind's signature hits twin pages as often as limitation pages."""
+    patterns = [p for reason, p in SIGNATURES if reason is REASON[limitation]]
+
+    def rate(archetype_id: str) -> float:
+        tasks = _tasks(archetype_id, "train", MIX_SEEDS, registry)
+        return sum(any(p.search(t.html) for p in patterns) for t in tasks) / len(tasks)
+
+    ours, theirs = rate(limitation), rate(twin)
+    assert theirs >= ours - MARGIN, f"signature on {ours:.2f} of {limitation}, {theirs:.2f} twin"
+
+
+def _article_statements(task: Task) -> list[str]:
+    """Values the page states for the requested fact inside the named recording's article."""
+    title, phrase = re.findall(r'"(.+)" on this page, what is the (.+)\?', task.query)[0]
+    rule = media_facts.RULES[phrase]
+    soup = BeautifulSoup(task.html, "html.parser")
+    heading = next(h for h in soup.find_all("h1") if h.get_text() == title)
+    found = []
+    for node in heading.find_parent("article").find_all(["p", "li"]):
+        for sentence in re.split(r"(?<=[.!?])\s+", " ".join(node.get_text().split())):
+            if rule.keyword.search(sentence):
+                found += rule.pattern.findall(sentence)
+    return found
+
+
+@pytest.mark.parametrize("archetype_id", ["media_only", "video_transcript", "media_show_notes"])
+def test_media_fact_is_stated_once_or_nowhere(archetype_id: str, registry: Registry) -> None:
+    """Twins state the fact in exactly one place, the limitation nowhere; decoys never match."""
+    for task in _tasks(archetype_id, "train", 200, registry):
+        expected = [] if task.truth is None else [task.truth]
+        assert _article_statements(task) == expected, task.seed
+
+
+@pytest.mark.parametrize("archetype_id", ["font_obfuscation", "custom_font_value"])
+def test_font_value_has_digits_only_on_the_twin(archetype_id: str, registry: Registry) -> None:
+    """The element the font sets holds private-use glyphs instead of digits, or the truth."""
+    for task in _tasks(archetype_id, "train", 200, registry):
+        soup = BeautifulSoup(task.html, "html.parser")
+        element = next(
+            tag
+            for tag in soup.find_all("span", id=True)
+            if "font-family" in tag.get("style", "")
+            or any(c.startswith("ff-") for c in tag["class"])
+        )
+        shown = "".join(element.get_text().split())
+        private = [ch for ch in shown if ord(ch) in PRIVATE_USE]
+        if task.solvable:
+            assert not private and shown == "".join(str(task.truth).split()), task.seed
+        else:
+            assert private and not re.search(r"\d", shown), task.seed
+
+
+# The elements that make up each kind's blocking mechanism (what the evidence may name).
+MECHANISM_TAGS = {
+    "font_obfuscation": {"span", "style"},
+    "media_only": {"video", "audio", "iframe", "source", "track"},
+    "form_submission": {"form", "div"},
+    "canvas_text": {"canvas", "script"},
+    "image_text": {"img", "span"},
+}
+
+
+def _carriers(html: str, tok: str) -> list[str]:
+    """Tags of the elements whose attributes or own text hold ``tok``."""
+    soup = BeautifulSoup(html, "html.parser")
+    found = []
+    for tag in soup.find_all(True):
+        own_text = "".join(tag.find_all(string=True, recursive=False))
+        if tok in own_text or any(tok in str(value) for value in tag.attrs.values()):
+            found.append(tag.name)
+    return found
+
+
+@pytest.mark.parametrize("limitation", sorted(TWINS))
+def test_evidence_tokens_only_on_the_blocking_elements(limitation: str, registry: Registry) -> None:
+    """Each token is on the page, carried only by the few elements of the blocking mechanism."""
+    for task in _tasks(limitation, "train", 40, registry):
+        assert task.limitation is not None
+        carriers = [
+            tag for tok in task.limitation.evidence_tokens for tag in _carriers(task.html, tok)
+        ]
+        for tok in task.limitation.evidence_tokens:
+            assert _carriers(task.html, tok), (task.seed, tok)
+        assert set(carriers) <= MECHANISM_TAGS[limitation], (task.seed, carriers)
+        assert len(carriers) <= 2 * len(task.limitation.evidence_tokens) + 1, (task.seed, carriers)
+
+
+def _accuracy(limitation: str, registry: Registry, features: str) -> float:
+    from sklearn.feature_extraction import DictVectorizer
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.tree import DecisionTreeClassifier
+
+    # As many twin pages as limitation pages, split evenly over the twins.
+    twins = TWINS[limitation]
+
+    def sample(split: str, n: int) -> list[Task]:
+        ours = _tasks(limitation, split, n, registry)
+        return ours + [t for twin in twins for t in _tasks(twin, split, n // len(twins), registry)]
+
+    train, test = sample("train", TRAIN), sample("eval", TEST)
+    if features == "prompt":
+        model = make_pipeline(
+            CountVectorizer(ngram_range=(1, 2), binary=True, min_df=2),
+            LogisticRegression(max_iter=3000),
+        )
+        model.fit([prompt_text(t) for t in train], [t.solvable for t in train])
+        predicted = model.predict([prompt_text(t) for t in test])
+    else:
+        vectorizer = DictVectorizer()
+        tree = DecisionTreeClassifier(max_depth=12, min_samples_leaf=2, random_state=0)
+
+        def bag(task: Task) -> dict[str, int]:
+            return dict(Counter(page_features(task.html)))
+
+        tree.fit(vectorizer.fit_transform([bag(t) for t in train]), [t.solvable for t in train])
+        predicted = tree.predict(vectorizer.transform([bag(t) for t in test]))
+    return sum(p == t.solvable for p, t in zip(predicted, test, strict=True)) / len(test)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("limitation", sorted(TWINS))
+def test_prompt_does_not_tell_limitation_from_twin(limitation: str, registry: Registry) -> None:
+    accuracy = _accuracy(limitation, registry, "prompt")
+    assert accuracy <= 0.5 + MARGIN, f"{limitation} vs {TWINS[limitation]}: {accuracy:.3f}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("limitation", sorted(TWINS))
+def test_page_tags_do_not_tell_limitation_from_twin(limitation: str, registry: Registry) -> None:
+    accuracy = _accuracy(limitation, registry, "page")
+    assert accuracy <= 0.5 + MARGIN, f"{limitation} vs {TWINS[limitation]}: {accuracy:.3f}"
