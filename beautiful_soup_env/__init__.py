@@ -1,9 +1,20 @@
-"""Entry module for ``vf-eval beautiful-soup-env`` and the Environments Hub.
+"""Entry module for ``vf-eval beautiful-soup-env``, prime-rl and the Environments Hub.
 
-verifiers loads the one ``vf.Taskset`` subclass exported in ``__all__``. Importing this
-module imports ``verifiers.v1``; the engine itself lives in ``bs4_env``.
+Wherever ``verifiers.v1`` is importable (verifiers 0.4, and the 0.3.1 dev snapshot that
+prime-rl main pins, which ships both ``verifiers.v1`` and ``verifiers.legacy``) ``__all__``
+exports the one ``vf.Taskset`` subclass that the v1 loader looks for. ``load_environment``
+is always a module attribute: classic ``vf-eval`` (0.3.x) and prime-rl v0.8.0's legacy bridge
+look it up by name, and with no classic API installed it raises ImportError saying what to
+install. The engine itself lives in ``bs4_env``.
 """
 
-from bs4_env.integrations.verifiers_v1.taskset import BeautifulSoupTaskset
+from importlib.util import find_spec
 
-__all__ = ["BeautifulSoupTaskset"]
+from bs4_env.integrations.verifiers_classic import load_environment
+
+__all__ = ["load_environment"]
+
+if find_spec("verifiers") is not None and find_spec("verifiers.v1") is not None:
+    from bs4_env.integrations.verifiers_v1.taskset import BeautifulSoupTaskset
+
+    __all__ = ["BeautifulSoupTaskset", "load_environment"]

@@ -1,4 +1,8 @@
-"""``bs4-env eval``: evaluate a model (or the built-in reference policy) through the engine."""
+"""``bs4-env eval``: evaluate a model (or the built-in reference policy) through the engine.
+
+Exit status: 0 all rollouts scored; 1 the run stopped (finished rollouts kept for a rerun);
+2 bad arguments or no endpoint; 3 the run finished but some rollouts are error rows.
+"""
 
 from __future__ import annotations
 
@@ -39,8 +43,23 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--temperature", type=float, default=0.0)
     parser.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
     parser.add_argument("--max-tool-calls", type=int, default=Budgets().max_tool_calls)
+    parser.add_argument(
+        "--max-output-bytes",
+        type=int,
+        default=Budgets().max_output_bytes,
+        help="sandbox cap on stdout and on stderr per run_python call (training configs: 3000)",
+    )
+    parser.add_argument("--max-retries", type=int, default=4, help="retries per model request")
+    parser.add_argument(
+        "--request-timeout", type=float, default=180.0, help="seconds per model request"
+    )
     parser.add_argument("--output", "-o", type=Path, help="results JSON path")
-    parser.add_argument("--no-resume", action="store_true", help="ignore a partial earlier run")
+    parser.add_argument(
+        "--resume",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="skip rollouts finished by an earlier run of this output; rerun its error rows",
+    )
     parser.add_argument("--executor", default="local", choices=EXECUTOR_KINDS, help="sandbox")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -57,7 +76,14 @@ def _policy_factory(args: argparse.Namespace) -> tuple[Any, str]:
     from bs4_env.evaluation.openai_policy import OpenAIChatPolicy, resolve_endpoint
 
     endpoint = resolve_endpoint(args.base_url, args.api_key_var)
-    shared = OpenAIChatPolicy(args.model, endpoint, args.max_tokens, args.temperature)
+    shared = OpenAIChatPolicy(
+        args.model,
+        endpoint,
+        args.max_tokens,
+        args.temperature,
+        max_retries=args.max_retries,
+        timeout_s=args.request_timeout,
+    )
     return (lambda _task: shared), args.model
 
 
@@ -80,10 +106,11 @@ async def _run(args: argparse.Namespace) -> int:
         "bench_version": load_manifest().version if args.split == "bench" else None,
         "temperature": args.temperature,
         "max_tokens": args.max_tokens,
+        "max_output_bytes": args.max_output_bytes,
     }
-    budgets = Budgets(max_tool_calls=args.max_tool_calls)
+    budgets = Budgets(max_tool_calls=args.max_tool_calls, max_output_bytes=args.max_output_bytes)
     try:
-        async with make_executor(args.executor) as executor:
+        async with make_executor(args.executor, concurrency=args.concurrency) as executor:
             results = await evaluate(
                 rows,
                 policy_for,
@@ -93,7 +120,7 @@ async def _run(args: argparse.Namespace) -> int:
                 args.concurrency,
                 budgets,
                 args.max_turns,
-                resume=not args.no_resume,
+                resume=args.resume,
                 progress=not args.quiet,
             )
     except Exception as error:
@@ -106,7 +133,8 @@ async def _run(args: argparse.Namespace) -> int:
         return 1
     print(format_table(results))
     print(f"\nmodel {model}  split {args.split}  n {results['n']}  -> {output}")
-    return 0
+    # 3: the run finished, but some rollouts are error rows (a rerun retries them).
+    return 3 if results["errors"] else 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

@@ -7,9 +7,11 @@ import sys
 from collections.abc import Sequence
 
 from bs4_env.cli.catalog import cmd_list, cmd_preview
+from bs4_env.cli.configs_cmd import add_configs_arguments, cmd_configs
 from bs4_env.cli.doctor_cmd import cmd_doctor
 from bs4_env.cli.eval_cmd import add_eval_arguments, cmd_eval
 from bs4_env.cli.proofs import cmd_check, cmd_manifest
+from bs4_env.cli.report_cmd import add_report_arguments, cmd_report
 from bs4_env.episode.executors import EXECUTOR_KINDS
 from bs4_env.tasks.splits import SPLIT_BASES
 
@@ -47,6 +49,14 @@ def build_parser() -> argparse.ArgumentParser:
     p_man = sub.add_parser("manifest", help="verify (or --write) the bench manifest")
     p_man.add_argument("--write", action="store_true", help="regenerate the committed manifest")
     p_man.set_defaults(func=cmd_manifest)
+
+    p_cfg = sub.add_parser("configs", help="prime-rl training configs: list, show ID")
+    add_configs_arguments(p_cfg)
+    p_cfg.set_defaults(func=cmd_configs)
+
+    p_rep = sub.add_parser("report", help="an eval results JSON as one self-contained HTML page")
+    add_report_arguments(p_rep)
+    p_rep.set_defaults(func=cmd_report)
     return parser
 
 

@@ -8,6 +8,14 @@ replays exactly the transcript ``run_rollout`` produces with the same policy.
 Streaming (SSE, with a final usage chunk when ``stream_options.include_usage``) and
 non-streaming responses are both supported. Run standalone with
 ``python tests/e2e/scripted_server.py --port 8765 --split bench`` or use ``ScriptedServer``.
+
+Faults, per task (``ScriptedServer(rows, faults={(archetype, seed): fault})``), behave like
+real endpoints that fail: ``http500`` answers every request for that task with HTTP 500
+"Failed to parse tool call arguments as JSON" (llama.cpp's reply when the model wrote bad
+tool-call JSON); ``flaky500`` does so only on the task's first request; ``timeout`` sleeps
+past the client's timeout before answering; ``garbage`` answers 200 with a body that is not
+a chat completion; ``malformed-args`` plays the ``malformed`` policy for that task (tool-call
+arguments that are not JSON, then a retry). ``faults`` may be changed between runs.
 """
 
 from __future__ import annotations
@@ -36,6 +44,9 @@ from bs4_env.tasks.registry import build_task, default_registry
 from bs4_env.tasks.splits import Row
 
 POLICY_NAMES = ("reference", "abstain", "malformed", "nocode")
+FAULTS = ("http500", "flaky500", "timeout", "garbage", "malformed-args")
+TOOL_JSON_ERROR = "Failed to parse tool call arguments as JSON"
+TIMEOUT_SLEEP_S = 30.0
 
 
 def policy_for(name: str, task: Task) -> Policy:
@@ -87,12 +98,23 @@ def normalize(messages: Iterable[dict[str, Any]]) -> list[Message]:
 class ScriptedServer:
     """Serves the scripted policies for ``rows`` on 127.0.0.1 (port 0 = any free port)."""
 
-    def __init__(self, rows: Sequence[Row], port: int = 0) -> None:
+    def __init__(
+        self,
+        rows: Sequence[Row],
+        port: int = 0,
+        faults: dict[tuple[str, int], str] | None = None,
+    ) -> None:
         self.tasks: dict[str, Task] = {}
         for row in rows:
             task = build_task(row.archetype_id, row.seed, row.split)
             self.tasks[user_prompt(task)] = task
+        self.faults: dict[tuple[str, int], str] = dict(faults or {})
+        unknown = sorted(set(self.faults.values()) - set(FAULTS))
+        if unknown:
+            raise ValueError(f"unknown faults {unknown}; valid: {list(FAULTS)}")
         self.requests = 0
+        self.requests_by_task: dict[tuple[str, int], int] = {}
+        self.stopping = threading.Event()
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
         self._httpd.daemon_threads = True
@@ -107,18 +129,38 @@ class ScriptedServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
         self._httpd.shutdown()
         self._httpd.server_close()
 
-    def reply(self, model: str, raw_messages: list[dict[str, Any]]) -> AssistantTurn:
-        with self._lock:
-            self.requests += 1
+    def task_of(self, raw_messages: list[dict[str, Any]]) -> Task:
+        """The task whose user prompt opens this conversation (``KeyError`` if none)."""
         messages = normalize(raw_messages)
         prompt = next((m["content"] for m in messages if m["role"] == "user"), "")
         task = self.tasks.get(prompt)
         if task is None:
             raise KeyError(f"no task with this user prompt: {prompt[:120]!r}")
+        return task
+
+    def fault_for(self, task: Task) -> str | None:
+        """The fault to play on this request for ``task`` (counts the request)."""
+        key = (task.archetype_id, task.seed)
+        with self._lock:
+            self.requests_by_task[key] = self.requests_by_task.get(key, 0) + 1
+            first = self.requests_by_task[key] == 1
+        fault = self.faults.get(key)
+        if fault == "flaky500":
+            return "http500" if first else None
+        return fault
+
+    def reply(self, model: str, raw_messages: list[dict[str, Any]]) -> AssistantTurn:
+        with self._lock:
+            self.requests += 1
+        messages = normalize(raw_messages)
+        task = self.task_of(raw_messages)
         name = model.rsplit("/", 1)[-1]
+        if self.faults.get((task.archetype_id, task.seed)) == "malformed-args":
+            name = "malformed"
         return asyncio.run(policy_for(name, task).next_turn(messages, []))
 
 
@@ -164,6 +206,9 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             model = str(body.get("model", "reference"))
             messages = body.get("messages", [])
             try:
+                fault = server.fault_for(server.task_of(messages))
+                if fault is not None and self._play(fault):
+                    return
                 turn = server.reply(model, messages)
             except (KeyError, ValueError) as error:
                 self._json(400, {"error": {"message": str(error), "type": "invalid_request"}})
@@ -178,6 +223,26 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 )
                 return
             self._stream(turn, meta, finish, usage, body)
+
+        def _play(self, fault: str) -> bool:
+            """Answer with ``fault`` if it replaces the reply; ``False`` to reply normally."""
+            if fault == "http500":
+                error = {"message": TOOL_JSON_ERROR, "type": "server_error", "code": 500}
+                self._json(500, {"error": error})
+                return True
+            if fault == "timeout":
+                server.stopping.wait(TIMEOUT_SLEEP_S)  # the client has given up by then
+                self.close_connection = True
+                return True
+            if fault == "garbage":
+                data = b"<html>502 Bad Gateway</html>"
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                return True
+            return False
 
         def _stream(
             self,

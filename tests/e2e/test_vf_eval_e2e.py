@@ -13,7 +13,7 @@ import functools
 import json
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,9 @@ from vf_run import BIN, VfRun, run_vf_eval, total_reward, trace_messages, vf_eva
 
 from bs4_env.episode.engine import TOOL_SPECS
 from bs4_env.episode.executors import make_executor
+from bs4_env.episode.tool_text import without_timing
 from bs4_env.evaluation.rollout import Rollout, run_rollout
+from bs4_env.grading.rubric import TIMING_COMPONENTS
 from bs4_env.tasks.model import Category
 from bs4_env.tasks.modes import DatasetConfig, build_rows
 from bs4_env.tasks.registry import build_task, default_registry
@@ -109,6 +111,10 @@ def _bad_arguments(messages: list[dict[str, Any]]) -> int:
     )  # fmt: skip
 
 
+def _untimed(components: Mapping[str, float]) -> dict[str, float]:
+    return {k: v for k, v in components.items() if k not in TIMING_COMPONENTS}
+
+
 def _text(content: Any) -> str:
     if isinstance(content, list):
         return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
@@ -135,12 +141,15 @@ def test_vf_eval_matches_engine(policy: str, vf_runs: dict[str, VfRun]) -> None:
         assert total_reward(trace) == engine.score.reward, key
         metrics = trace["metrics"]
         for name, value in engine.score.components.items():
-            assert metrics[name] == value, (key, name)
+            if name not in TIMING_COMPONENTS:  # wall-clock figures differ run to run
+                assert metrics[name] == value, (key, name)
         assert metrics["bad_arguments"] == _bad_arguments(engine.messages), key
         # The transcripts themselves: every tool reply and the final answer.
         messages = trace_messages(trace)
-        vf_tools = [_text(m["content"]) for m in messages if m["role"] == "tool"]
-        engine_tools = [str(m["content"]) for m in engine.messages if m["role"] == "tool"]
+        vf_tools = [without_timing(_text(m["content"])) for m in messages if m["role"] == "tool"]
+        engine_tools = [
+            without_timing(str(m["content"])) for m in engine.messages if m["role"] == "tool"
+        ]
         assert vf_tools == engine_tools, key
         assert [m["role"] for m in messages] == [m["role"] for m in engine.messages], key
         final = [m for m in messages if m["role"] == "assistant"][-1]
@@ -175,7 +184,8 @@ def test_every_path_same_rewards_for_reference(vf_runs: dict[str, VfRun], tmp_pa
         record = records[(trace["task"]["data"]["archetype"], trace["task"]["data"]["seed"])]
         assert total_reward(trace) == record["reward"]
         for name, value in record["components"].items():
-            assert trace["metrics"][name] == value, name
+            if name not in TIMING_COMPONENTS:
+                assert trace["metrics"][name] == value, name
 
 
 def test_reference_policy_scores(vf_runs: dict[str, VfRun]) -> None:
@@ -209,5 +219,5 @@ def test_bs4_env_eval_through_an_openai_endpoint(
     for record in results["rollouts"]:
         engine = expected[(record["archetype"], record["seed"])]
         assert record["reward"] == engine.score.reward
-        assert record["components"] == dict(engine.score.components)
+        assert _untimed(record["components"]) == _untimed(engine.score.components)
         assert record["final"] == engine.final_text

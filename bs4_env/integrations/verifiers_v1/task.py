@@ -52,6 +52,8 @@ COMPONENTS = (
     "sandbox_errors",
     "timeouts",
     "format_ok",
+    "run_s",
+    "queue_wait_s",
 )
 
 

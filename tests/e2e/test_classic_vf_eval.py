@@ -1,0 +1,331 @@
+"""Classic verifiers (0.3.x): real classic ``vf-eval`` in its own venv gives the engine's rewards.
+
+verifiers 0.3 cannot share an install with 0.4, so the classic stack runs from a venv built
+once under ``build/`` (gitignored) by ``bs4_env.integrations.verifiers_classic.venvs``: this
+checkout, editable, with verifiers overridden to 0.3.x. A loopback server plays each scripted
+policy; classic ``vf-eval beautiful-soup-env -a '{...}'`` runs against it as the README says
+(env server, default local sandbox), and every rollout's reward, score components, tool
+replies and final answer must equal the engine's own ``run_rollout`` of the same policy. The
+saved outputs must then open in ``vf-tui`` (verifiers 0.1.14, its own venv).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scripted_server import POLICY_NAMES, ScriptedServer, policy_for
+
+from bs4_env.episode.executors import make_executor
+from bs4_env.episode.tool_schema import openai_tools
+from bs4_env.episode.tool_text import without_timing
+from bs4_env.evaluation.rollout import Rollout, run_rollout
+from bs4_env.grading.rubric import TIMING_COMPONENTS
+from bs4_env.integrations.verifiers_classic.transcript import COMPONENTS, text_of
+from bs4_env.integrations.verifiers_classic.venvs import ensure_venv
+from bs4_env.tasks.model import Category
+from bs4_env.tasks.modes import DatasetConfig, build_rows
+from bs4_env.tasks.registry import build_task
+from bs4_env.tasks.splits import Row
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+VENVS = ROOT / "build"
+HERE = Path(__file__).resolve().parent
+KEY_VAR = "BS4ENV_SCRIPTED_KEY"
+ARCHETYPES = ["text_by_id", "js_rendered", "multipage_navigate"]  # single-page, limitation, multi
+SPLIT = "bench"
+RUN_TIMEOUT_S = 900
+
+
+def _rows() -> list[Row]:
+    """The shortest prefix of the split (for these archetypes) that covers each of them."""
+    rows = build_rows(DatasetConfig(split=SPLIT, archetypes=tuple(ARCHETYPES)))
+    for n in range(1, len(rows) + 1):
+        if {row.archetype_id for row in rows[:n]} == set(ARCHETYPES):
+            return list(rows[:n])
+    raise AssertionError(f"split {SPLIT} lacks one of {ARCHETYPES}")
+
+
+ROWS = _rows()
+# The README's default sandbox; BS4ENV_CLASSIC_EXECUTOR=subprocess runs the same checks on the
+# naive backend (to tell an adapter fault from a sandbox one).
+EXECUTOR = os.environ.get("BS4ENV_CLASSIC_EXECUTOR", "local")
+ENV_ARGS = {
+    "split": SPLIT,
+    "archetypes": ",".join(ARCHETYPES),
+    "num_examples": len(ROWS),
+    "executor": EXECUTOR,
+    "pool_size": 2,
+}
+
+
+@dataclass
+class ClassicRun:
+    returncode: int
+    output: str
+    run_dir: Path | None
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        if self.run_dir is None:
+            return []
+        lines = (self.run_dir / "results.jsonl").read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def classic_command(bin_dir: Path, policy: str, base_url: str, out: Path) -> list[str]:
+    """The README's classic command, pointed at the scripted endpoint."""
+    return [
+        str(bin_dir / "vf-eval"), "beautiful-soup-env", "-a", json.dumps(ENV_ARGS),
+        "-m", policy, "-b", base_url, "-k", KEY_VAR,
+        "-n", str(len(ROWS)), "-r", "1", "-c", "4", "-s", "-d", "-A", "-o", str(out),
+    ]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def classic_bin() -> Path:
+    return ensure_venv("classic", VENVS / "venv-classic")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[ScriptedServer]:
+    with ScriptedServer(ROWS) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def classic_runs(
+    classic_bin: Path, server: ScriptedServer, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, ClassicRun]:
+    """One classic vf-eval per policy, all started at once (their start-up dominates)."""
+    root = tmp_path_factory.mktemp("classic")
+    env = {**os.environ, KEY_VAR: "scripted", "PYTHONUNBUFFERED": "1"}
+    procs = {}
+    for policy in POLICY_NAMES:
+        command = classic_command(classic_bin, policy, server.base_url, root / policy)
+        procs[policy] = subprocess.Popen(
+            command, env=env, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+    runs = {}
+    for policy, proc in procs.items():
+        output, _ = proc.communicate(timeout=RUN_TIMEOUT_S)
+        found = sorted((root / policy / "evals").glob("*/*/results.jsonl"))
+        runs[policy] = ClassicRun(proc.returncode, output, found[-1].parent if found else None)
+    return runs
+
+
+async def _rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
+    async with make_executor("local", pool_size=2) as executor:
+        tasks = [build_task(r.archetype_id, r.seed, r.split) for r in ROWS]
+        rollouts = await asyncio.gather(
+            *(run_rollout(t, policy_for(policy, t), executor) for t in tasks)
+        )
+    return {(r.task.archetype_id, r.task.seed): r for r in rollouts}
+
+
+@functools.cache
+def _engine_rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
+    """The engine's own rollouts of ``policy`` over ``ROWS`` (deterministic, so computed once)."""
+    return asyncio.run(_rollouts(policy))
+
+
+def _calls(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """Tool calls of a saved message (classic results keep each as a JSON string)."""
+    raw = message.get("tool_calls") or []
+    return [json.loads(call) if isinstance(call, str) else call for call in raw]
+
+
+def _messages(record: dict[str, Any]) -> list[dict[str, Any]]:
+    return [*record["prompt"], *record["completion"]]
+
+
+@pytest.mark.parametrize("policy", POLICY_NAMES)
+def test_classic_vf_eval_matches_engine(policy: str, classic_runs: dict[str, ClassicRun]) -> None:
+    run = classic_runs[policy]
+    assert run.returncode == 0, run.output[-4000:]
+    records = run.records
+    assert len(records) == len(ROWS), run.output[-4000:]
+    expected = _engine_rollouts(policy)
+    for record in records:
+        assert record["error"] is None, record["error"]
+        info = record["info"]
+        engine = expected[(info["archetype"], info["seed"])]
+        task = engine.task
+        key = (task.archetype_id, task.seed)
+        assert (info["split"], info["difficulty"], info["category"]) == (
+            task.split, task.difficulty.value, task.category.value,
+        ), key  # fmt: skip
+        assert "truth" not in info and "truth" not in record
+        assert info["explanation"] == engine.score.explanation, key
+        assert record["reward"] == engine.score.reward, key
+        metrics = record["metrics"]
+        for name in COMPONENTS:
+            if name not in TIMING_COMPONENTS:  # wall-clock figures differ run to run
+                assert metrics[name] == engine.score.components[name], (key, name)
+        assert metrics["bad_arguments"] == info["bs4"]["episode"]["bad_arguments"]
+        # The transcripts themselves: prompt, every tool call and reply, the final answer.
+        messages, engine_messages = _messages(record), engine.messages
+        assert [m["role"] for m in messages] == [m["role"] for m in engine_messages], key
+        assert [text_of(m["content"]) for m in messages[:2]] == [
+            m["content"] for m in engine_messages[:2]
+        ]
+        calls = [(c["name"], c["arguments"]) for m in messages for c in _calls(m)]
+        engine_calls = [
+            (c["function"]["name"], c["function"]["arguments"])
+            for m in engine_messages
+            for c in m.get("tool_calls") or ()
+        ]
+        assert calls == engine_calls, key
+        replies = [without_timing(text_of(m["content"])) for m in messages if m["role"] == "tool"]
+        engine_replies = [
+            without_timing(str(m["content"])) for m in engine_messages if m["role"] == "tool"
+        ]
+        assert replies == engine_replies, key
+        assert text_of(messages[-1]["content"]) == engine.final_text, key
+
+
+def test_classic_advertises_the_engine_tools(classic_runs: dict[str, ClassicRun]) -> None:
+    expected = [tool["function"] for tool in openai_tools()]
+    for record in classic_runs["reference"].records:
+        tools = [
+            {k: t[k] for k in ("name", "description", "parameters")} for t in record["tool_defs"]
+        ]
+        assert tools == expected
+
+
+def test_malformed_arguments_repaired_by_the_engine(classic_runs: dict[str, ClassicRun]) -> None:
+    """The truncated first call is refused by the engine's repair, not verifiers' json.loads."""
+    for record in classic_runs["malformed"].records:
+        first_reply = next(m for m in record["completion"] if m["role"] == "tool")
+        assert text_of(first_reply["content"]).startswith("error: ")
+        assert "Expecting" not in text_of(first_reply["content"])  # json.JSONDecodeError text
+        assert record["metrics"]["bad_arguments"] == 1.0
+
+
+def test_reference_policy_scores(classic_runs: dict[str, ClassicRun]) -> None:
+    """Sanity: the reference policy solves every task (1.0, or 0.5 for a justified abstention),
+    and multi-page tasks go through navigate."""
+    records = classic_runs["reference"].records
+    assert {r["info"]["archetype"] for r in records} == set(ARCHETYPES)
+    for record in records:
+        solvable = record["info"]["category"] != Category.LIMITATION.value
+        assert record["reward"] == (1.0 if solvable else 0.5), record["info"]["explanation"]
+        if record["info"]["category"] == Category.MULTIPAGE.value:
+            names = {c["name"] for m in record["completion"] for c in _calls(m)}
+            assert "navigate" in names
+
+
+def test_classic_outputs_open_in_vf_tui(
+    classic_runs: dict[str, ClassicRun], tmp_path: Path
+) -> None:
+    """``vf-tui`` (verifiers 0.1.14, Textual) finds the classic run and shows every rollout:
+    its reward, the tool exchange and the final answer (exact in its raw-text view; the
+    default Markdown view drops backslash escapes such as ``\\"``)."""
+    run_dir = classic_runs["reference"].run_dir
+    assert run_dir is not None
+    tui_bin = ensure_venv("tui", VENVS / "venv-tui")
+    outputs = run_dir.parents[2]  # <outputs>/evals/<env>--<model>/<run>
+    screenshot = tmp_path / "vf-tui.svg"
+    probe = [str(tui_bin / "python"), str(HERE / "classic_tui_probe.py")]
+    proc = subprocess.run(
+        [*probe, str(outputs), str(screenshot)],
+        capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    report = json.loads(proc.stdout)
+    assert report["found"] == {"beautiful-soup-env": {"reference": 1}}
+    [view_run] = report["runs"]
+    assert view_run["count"] == len(ROWS)
+    finals = {text_of(r["completion"][-1]["content"]) for r in classic_runs["reference"].records}
+    for view in view_run["views"]:
+        assert "Current Reward" in view["#metadata-reward"]
+        assert "exit status: 0" in view["history"]  # the tool reply
+        assert any(final in view["raw_history"] for final in finals)  # the final answer
+        assert view["raw_history"] != view["history"]  # the default view renders Markdown
+        assert '"archetype"' in view["#info-content"]
+    assert screenshot.is_file() and "beautiful-soup-env" in screenshot.read_text()
+
+
+UVLOOP_SANDBOX = """
+import asyncio, json, uvloop
+from bs4_env.episode.executors import make_executor
+from bs4_env.sandbox.base import ExecRequest
+async def main():
+    async with make_executor("local", 1) as executor:
+        request = ExecRequest(code="print(make_soup().title.string)", html="<title>t</title>",
+                              query="q", timeout_s=10, max_output_bytes=1000)
+        result = await executor.run(request)
+    print(json.dumps([result.infra_error, result.stdout]))
+uvloop.run(main())
+"""
+
+
+def test_local_sandbox_runs_under_uvloop(classic_bin: Path) -> None:
+    """verifiers' env server (and prime-rl's orchestrator) run their event loop on uvloop,
+    whose subprocess pipes are socket pairs: the sandbox must work there too."""
+    proc = subprocess.run(
+        [str(classic_bin / "python"), "-c", UVLOOP_SANDBOX],
+        capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False, cwd=VENVS,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    infra_error, stdout = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert infra_error is None, f"{infra_error}; worker log: {proc.stderr[-2000:]}"
+    assert stdout == "t\n"
+
+
+CLASSIC_CHECKS = """
+import json, sys
+import beautiful_soup_env as entry
+from bs4_env.integrations.verifiers_classic.dataset import cached_task
+from bs4_env.tasks.modes import ConfigError, DatasetConfig, build_rows
+out = {"all": entry.__all__, "v1": sorted(m for m in sys.modules if m.startswith("verifiers.v1"))}
+try:
+    entry.load_environment(split="bench", bogus=1)
+except ConfigError as error:
+    out["unknown"] = str(error)
+env = entry.load_environment(split="train")
+train = env.get_dataset()
+row = train[12345]
+out["train"] = [len(train), len(build_rows(DatasetConfig(split="train"))), row["info"]]
+out["generated"] = cached_task.cache_info().currsize
+bench = entry.load_environment(split="bench")
+ours = bench._get_eval_inputs(5, 2, shuffle=True, shuffle_seed=3)
+theirs = type(bench).__mro__[1]._get_eval_inputs(bench, 5, 2, shuffle=True, shuffle_seed=3)
+out["selection"] = [[r["row"], r["example_id"]] for r in ours] == [
+    [r["row"], r["example_id"]] for r in theirs
+]
+out["prompts"] = [r["prompt"] is not None for r in ours] + [r["prompt"] for r in theirs[:1]]
+print(json.dumps(out))
+"""
+
+
+def test_classic_entry_module_and_lazy_rows(classic_bin: Path) -> None:
+    """In the classic install (0.3.1 ships ``verifiers.v1`` beside ``verifiers.legacy``, as the
+    snapshot prime-rl main pins does): the entry module exports the v1 taskset for prime-rl main
+    and ``load_environment`` for the classic loaders, unknown arguments fail loudly, the
+    1M-row train split builds lazily (reading one row generates one task), and eval rows are
+    verifiers' own selection, with prompts."""
+    proc = subprocess.run(
+        [str(classic_bin / "python"), "-c", CLASSIC_CHECKS],
+        capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False, cwd=VENVS,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["all"] == ["BeautifulSoupTaskset", "load_environment"] and out["v1"]
+    assert "unknown argument(s) ['bogus']" in out["unknown"] and "'max_turns'" in out["unknown"]
+    length, expected_length, info = out["train"]
+    assert length == expected_length > 1_000_000
+    assert set(info) == {"archetype", "seed", "split", "difficulty", "category"}
+    assert out["generated"] == 1
+    assert out["selection"] is True
+    assert out["prompts"] == [True] * 10 + [None]  # verifiers' to_list() skips the transform
