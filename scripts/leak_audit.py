@@ -13,10 +13,14 @@ from __future__ import annotations
 import argparse
 import time
 
-from bs4_env.checks.leak_classifiers import page_accuracy, prompt_accuracy
+from bs4_env.checks.leak_classifiers import (
+    page_accuracy,
+    planted_page_leak,
+    planted_prompt_leak,
+    prompt_accuracy,
+)
 from bs4_env.checks.leaks import (
     base_rate,
-    prompt_text,
     reference_reward,
     signature_count,
     signature_policy_reward,
@@ -26,8 +30,6 @@ from bs4_env.tasks.manifest import load_manifest
 from bs4_env.tasks.model import Task
 from bs4_env.tasks.registry import build_task, default_registry
 from bs4_env.tasks.splits import seed_for
-
-PLANTED = "<canvas id='planted'></canvas>"
 
 
 def _tasks(split: str, seeds: int) -> list[Task]:
@@ -50,20 +52,13 @@ def main() -> None:
     base = base_rate(t.solvable for t in test)
     print(f"tasks: {len(train)} train, {len(test)} held out; base rate {base:.3f}")
 
-    def leaky_prompt(task: Task) -> str:
-        planted = not task.solvable and task.seed % 2 == 0
-        return prompt_text(task) + (" unfortunately" if planted else "")
-
-    def leaky_page(task: Task) -> str:
-        return task.html if task.solvable else task.html.replace("</body>", PLANTED + "</body>")
-
     print(f"prompt classifier: {prompt_accuracy(train, test):.3f}")
     print(f"  control, one word on half the limitation prompts: "
-          f"{prompt_accuracy(train, test, leaky_prompt):.3f}")  # fmt: skip
+          f"{prompt_accuracy(train, test, planted_prompt_leak):.3f}")  # fmt: skip
     accuracy, why = page_accuracy(train, test)
     print(f"page classifier: {accuracy:.3f} ({why})")
     print(f"  control, a canvas on every limitation page: "
-          f"{page_accuracy(train, test, leaky_page)[0]:.3f}")  # fmt: skip
+          f"{page_accuracy(train, test, planted_page_leak)[0]:.3f}")  # fmt: skip
 
     with_signature = [t for t in test if signature_count(t.html)]
     solvable_share = sum(t.solvable for t in with_signature) / max(len(with_signature), 1)

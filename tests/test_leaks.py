@@ -15,10 +15,14 @@ import os
 
 import pytest
 
-from bs4_env.checks.leak_classifiers import page_accuracy, prompt_accuracy
+from bs4_env.checks.leak_classifiers import (
+    page_accuracy,
+    planted_page_leak,
+    planted_prompt_leak,
+    prompt_accuracy,
+)
 from bs4_env.checks.leaks import (
     base_rate,
-    prompt_text,
     reference_reward,
     signature_policy_reward,
     template_shares,
@@ -34,7 +38,6 @@ pytestmark = pytest.mark.slow
 TRAIN_SEEDS = int(os.environ.get("BS4ENV_LEAK_TRAIN_SEEDS", "60"))
 TEST_SEEDS = int(os.environ.get("BS4ENV_LEAK_TEST_SEEDS", "30"))
 MARGIN = 0.03
-PLANTED = "<canvas id='planted'></canvas>"
 
 
 @pytest.fixture(scope="module")
@@ -72,12 +75,8 @@ def test_prompt_classifier_finds_a_planted_leak(
 ) -> None:
     """Positive control: one word on half the limitation prompts is found."""
 
-    def leaky(task: Task) -> str:
-        planted = not task.solvable and task.seed % 2 == 0
-        return prompt_text(task) + (" unfortunately" if planted else "")
-
     base = base_rate(t.solvable for t in test_tasks)
-    assert prompt_accuracy(train_tasks, test_tasks, leaky) > base + MARGIN
+    assert prompt_accuracy(train_tasks, test_tasks, planted_prompt_leak) > base + MARGIN
 
 
 def test_page_classifier_no_better_than_base_rate(
@@ -93,11 +92,8 @@ def test_page_classifier_finds_a_planted_leak(
 ) -> None:
     """Positive control: an extra canvas on limitation pages only is found."""
 
-    def leaky(task: Task) -> str:
-        return task.html if task.solvable else task.html.replace("</body>", PLANTED + "</body>")
-
     base = base_rate(t.solvable for t in test_tasks)
-    assert page_accuracy(train_tasks, test_tasks, leaky)[0] > base + MARGIN
+    assert page_accuracy(train_tasks, test_tasks, planted_page_leak)[0] > base + MARGIN
 
 
 def test_every_shared_template_is_mostly_solvable(train_tasks: list[Task]) -> None:

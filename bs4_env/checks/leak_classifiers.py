@@ -57,3 +57,20 @@ def page_accuracy(
         f"limitation pages caught per archetype {dict(caught)}; top features {[n for _, n in top]}"
     )
     return sum(hits) / len(test), why
+
+
+# Positive controls: leaks planted on purpose, which the classifiers must find.
+PLANTED_CANVAS = "<canvas id='planted'></canvas>"
+
+
+def planted_prompt_leak(task: Task) -> str:
+    """The prompt with one telltale word on half the limitation prompts."""
+    planted = not task.solvable and task.seed % 2 == 0
+    return prompt_text(task) + (" unfortunately" if planted else "")
+
+
+def planted_page_leak(task: Task) -> str:
+    """The page with an extra canvas on every limitation page."""
+    if task.solvable:
+        return task.html
+    return task.html.replace("</body>", PLANTED_CANVAS + "</body>")
