@@ -85,3 +85,35 @@ def test_archetype_module_conventions(registry: Registry, archetype_id: str) -> 
     task = build_task(archetype_id, 0, "train", registry)
     assert task.html.lstrip().lower().startswith("<!doctype html")
     assert (task.limitation is None) == spec.solvable
+
+
+def test_no_two_solution_files_are_byte_identical() -> None:
+    """A twin that shares a program points at it (``solution_of``) instead of a copy."""
+    folder = Path(importlib.import_module("bs4_env.tasks.archetypes").__path__[0])
+    by_text: dict[str, list[str]] = {}
+    for path in sorted(folder.rglob("*_solution.py")):
+        by_text.setdefault(path.read_text(encoding="utf-8"), []).append(path.name)
+    copies = [names for names in by_text.values() if len(names) > 1]
+    assert not copies, f"byte-identical reference solutions: {copies}"
+
+
+def test_shared_solutions_resolve_to_their_counterparts(registry: Registry) -> None:
+    shared = [spec for spec in registry if spec.solution_of is not None]
+    assert len(shared) >= 10
+    for spec in shared:
+        counterpart = registry.get(spec.solution_of or "")
+        assert counterpart.solution_of is None, "one hop: the named archetype owns the file"
+        assert spec.solvable and counterpart.category is Category.LIMITATION, "a solvable twin"
+        assert registry.reference_solution(spec.id) == registry.reference_solution(counterpart.id)
+
+
+def test_solution_of_fails_loudly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bs4_env.tasks import registry as registry_module
+
+    twin = dataclasses.replace(SPEC, solution_of="nowhere")
+    own = tmp_path / "dummy_case_solution.py"
+    with pytest.raises(RegistryError, match="no solution file"):
+        registry_module._solution_path(twin, own, {})
+    own.write_text("print(1)")
+    with pytest.raises(RegistryError, match="keep one"):
+        registry_module._solution_path(twin, own, {"nowhere": own})

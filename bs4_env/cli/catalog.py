@@ -6,7 +6,7 @@ import argparse
 import json
 
 from bs4_env.tasks.registry import build_task, default_registry
-from bs4_env.tasks.splits import seed_for
+from bs4_env.tasks.splits import SPLIT_CAPACITY, SplitError, seed_for, split_of_seed
 
 PREVIEW_CHARS = 1500
 
@@ -45,8 +45,21 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def preview_seed(seed: int, split: str | None) -> tuple[int, str]:
+    """(absolute seed, split) for ``--seed``: a seed as printed (``seed=200000000``) carries
+    its split; a number below the first split's capacity is an index within ``split``."""
+    if seed >= SPLIT_CAPACITY:
+        own = split_of_seed(seed)
+        if split is not None and split != own:
+            raise SplitError(f"seed {seed} belongs to split {own!r}, not {split!r}")
+        return seed, own
+    split = split or "train"
+    return seed_for(split, seed), split
+
+
 def cmd_preview(args: argparse.Namespace) -> int:
-    task = build_task(args.archetype, seed_for(args.split, args.seed), args.split)
+    seed, split = preview_seed(args.seed, args.split)
+    task = build_task(args.archetype, seed, split)
     html = task.html
     if len(html) > PREVIEW_CHARS:
         html = html[:PREVIEW_CHARS] + f"\n[... {len(task.html) - PREVIEW_CHARS} more characters]"

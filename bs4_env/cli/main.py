@@ -27,8 +27,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_prev = sub.add_parser("preview", help="prompt, page (shortened) and truth of one task")
     p_prev.add_argument("archetype")
-    p_prev.add_argument("--seed", type=int, default=0, help="seed index within the split")
-    p_prev.add_argument("--split", default="train", choices=sorted(SPLIT_BASES))
+    p_prev.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the seed as printed and recorded in results (e.g. 200000000: its split follows "
+        "from it), or an index within --split (below 100000000)",
+    )
+    p_prev.add_argument("--split", choices=sorted(SPLIT_BASES), help="default: train")
     p_prev.set_defaults(func=cmd_preview)
 
     p_check = sub.add_parser("check", help="run reference solutions through the real grader")

@@ -85,6 +85,9 @@ class Episode:
         if self.state.current_url not in task.pages:
             raise ValueError(f"episode state points at unknown page {self.state.current_url!r}")
         self.last_result: ExecResult | None = None
+        # What the last call_tool ran with (None: nothing ran), so a chat history can carry
+        # the arguments the engine executed rather than the model's unparseable ones.
+        self.last_arguments: dict[str, str] | None = None
         self.score: Score | None = None
         # One call in flight per rollout: a rollout cannot hold more than one sandbox at once.
         self._running = asyncio.Lock()
@@ -157,6 +160,7 @@ class Episode:
         Arguments that cannot be repaired unambiguously are not run; the model gets a message
         saying what to resend, and the call still counts against the budget.
         """
+        self.last_arguments = None
         spec = TOOL_SPECS.get(name)
         if spec is None:
             self.state.tool_calls += 1
@@ -166,6 +170,7 @@ class Episode:
             self.state.tool_calls += 1
             self.state.bad_arguments += 1
             return f"error: {repaired.error}"
+        self.last_arguments = repaired.arguments
         value = repaired.arguments[spec.param]
         if spec is RUN_PYTHON:
             return await self.run_python(value)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, replace
 
 from bs4_env.episode.engine import Budgets, Episode
 from bs4_env.episode.prompt import initial_messages
 from bs4_env.episode.tool_schema import openai_tools
-from bs4_env.evaluation.turns import Message, Policy
+from bs4_env.evaluation.turns import Message, Policy, ToolCall
 from bs4_env.grading.rubric import Score
 from bs4_env.sandbox.base import Executor
 from bs4_env.tasks.model import Task
@@ -38,19 +39,44 @@ async def run_rollout(
     or after ``max_turns`` replies (then the final answer is empty and scores 0).
     """
     episode = Episode(task, executor, budgets)
-    messages = initial_messages(task)
+    # The transcript keeps the model's raw tool-call arguments for inspection; the history
+    # sent back to the policy carries what the engine ran, because servers (llama.cpp, vLLM's
+    # chat preprocessing) parse every earlier call's arguments and refuse non-JSON ones.
+    transcript = initial_messages(task)
+    history = list(transcript)
     tools = openai_tools()
     final_text, prompt_tokens, completion_tokens = "", 0, 0
     for _ in range(max_turns):
-        turn = await policy.next_turn(messages, tools)
+        turn = await policy.next_turn(history, tools)
         prompt_tokens += turn.prompt_tokens
         completion_tokens += turn.completion_tokens
-        messages.append(turn.as_message())
+        transcript.append(turn.as_message())
         if not turn.tool_calls:
+            history.append(transcript[-1])
             final_text = turn.content
             break
+        sent: list[ToolCall] = []
+        replies: list[Message] = []
         for call in turn.tool_calls:
             reply = await episode.call_tool(call.name, call.arguments)
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": reply})
+            arguments = history_arguments(call.arguments, episode.last_arguments)
+            sent.append(ToolCall(call.id, call.name, arguments))
+            replies.append({"role": "tool", "tool_call_id": call.id, "content": reply})
+        history.append(replace(turn, tool_calls=tuple(sent)).as_message())
+        transcript.extend(replies)
+        history.extend(replies)
     score = episode.finish(final_text)
-    return Rollout(task, messages, final_text, score, prompt_tokens, completion_tokens)
+    return Rollout(task, transcript, final_text, score, prompt_tokens, completion_tokens)
+
+
+def history_arguments(raw: str, executed: dict[str, str] | None) -> str:
+    """The arguments to send back for one call: the model's own text when it already is the
+    JSON object the engine ran, else that object as canonical JSON (``{}`` when nothing ran
+    and the raw text is no JSON object)."""
+    try:
+        parsed = json.loads(raw)
+    except (ValueError, RecursionError):
+        parsed = None
+    if executed is None:
+        return raw if isinstance(parsed, dict) else "{}"
+    return raw if parsed == executed else json.dumps(executed)

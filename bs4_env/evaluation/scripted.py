@@ -87,6 +87,18 @@ class MalformedThenReferencePolicy(ReferencePolicy):
         return await super().next_turn(messages, tools)
 
 
+class RawArgumentsThenReferencePolicy(ReferencePolicy):
+    """Sends its first program as bare source instead of JSON arguments (the engine repairs
+    that), then goes on like the reference policy."""
+
+    async def next_turn(
+        self, messages: list[Message], tools: list[dict[str, Any]]
+    ) -> AssistantTurn:
+        if not any(message["role"] == "tool" for message in messages):
+            return _call(messages, "run_python", self._program_for(messages))
+        return await super().next_turn(messages, tools)
+
+
 class NoCodePolicy:
     """Answers at once without running code (must score 0 even when the answer is right)."""
 

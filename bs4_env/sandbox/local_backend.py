@@ -27,6 +27,25 @@ from bs4_env.sandbox.protocol import run_request
 from bs4_env.sandbox.temproot import TempRoot
 
 _log = logging.getLogger(__name__)
+# Sets of inactive layers already reported by this process (see warn_inactive_layers).
+_reported: set[tuple[str, ...]] = set()
+
+
+def warn_inactive_layers(layers: list[LayerStatus]) -> bool:
+    """Warn once per process about isolation layers that are inactive; True if it warned.
+
+    Degrade loudly (model code runs with weaker isolation than designed), but a script that
+    starts many executors needs the line once; ``bs4-env doctor`` prints every layer's detail.
+    """
+    inactive = tuple(layer.name for layer in layers if not layer.active)
+    if not inactive or inactive in _reported:
+        return False
+    _reported.add(inactive)
+    _log.warning(
+        "sandbox isolation layers inactive here: %s (`bs4-env doctor` says why)",
+        ", ".join(inactive),
+    )
+    return True
 DEFAULT_POOL_SIZE = 4
 DEFAULT_MAX_POOL_SIZE = 32
 DEFAULT_GROW_AFTER_S = 1.0
@@ -110,12 +129,7 @@ class LocalExecutor(Executor):
                 self._workers[worker.slot] = worker
                 self._pool.release(worker)
             self._started = True
-            inactive = [
-                f"{layer.name} ({layer.detail})" for layer in self.layers if not layer.active
-            ]
-            if inactive:
-                # Degrade loudly: model code runs with weaker isolation than designed.
-                _log.warning("sandbox isolation layers inactive here: %s", "; ".join(inactive))
+            warn_inactive_layers(self.layers)
 
     def _new_worker(self, slot: int) -> WorkerProcess:
         workdir = self.temp_root.new_dir(f"slot{slot}")

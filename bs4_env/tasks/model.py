@@ -134,6 +134,9 @@ class ArchetypeSpec:
     normalization: Normalization = Normalization()
     phase: str = "mvp"
     free_tool_calls: int = 3
+    # A twin that shares its counterpart's reference program names it here (one file, read
+    # by both) instead of keeping a byte-identical ``<id>_solution.py`` of its own.
+    solution_of: str | None = None
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 Each module under ``bs4_env.tasks.archetypes.<category>`` defines ``ARCHETYPE`` (an
 ``ArchetypeSpec`` whose id equals the module name); its reference solution lives beside it
-as ``<id>_solution.py``.
+as ``<id>_solution.py``, or, for a twin whose spec sets ``solution_of``, is its counterpart's.
 """
 
 from __future__ import annotations
@@ -115,10 +115,25 @@ def discover() -> Registry:
         if module.__file__ is None:
             raise RegistryError(f"module {module.__name__} is not file-backed")
         found.append((spec, Path(module.__file__).with_name(f"{leaf}{SOLUTION_SUFFIX}.py")))
+    own = {spec.id: path for spec, path in found}
     registry = Registry()
     for spec, path in sorted(found, key=lambda pair: pair[0].id):
-        registry.register(spec, path)
+        registry.register(spec, _solution_path(spec, path, own))
     return registry
+
+
+def _solution_path(spec: ArchetypeSpec, path: Path, own: dict[str, Path]) -> Path:
+    """The reference program's file: the archetype's own, or the one its spec shares."""
+    if spec.solution_of is None:
+        return path
+    if path.exists():
+        raise RegistryError(f"{spec.id}: has {path.name} and also solution_of; keep one")
+    target = own.get(spec.solution_of)
+    if target is None or not target.is_file():
+        raise RegistryError(
+            f"{spec.id}: solution_of names {spec.solution_of!r}, which has no solution file"
+        )
+    return target
 
 
 @cache

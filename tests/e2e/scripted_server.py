@@ -15,7 +15,12 @@ real endpoints that fail: ``http500`` answers every request for that task with H
 tool-call JSON); ``flaky500`` does so only on the task's first request; ``timeout`` sleeps
 past the client's timeout before answering; ``garbage`` answers 200 with a body that is not
 a chat completion; ``malformed-args`` plays the ``malformed`` policy for that task (tool-call
-arguments that are not JSON, then a retry). ``faults`` may be changed between runs.
+arguments that are not JSON, then a retry); ``raw-args`` plays the ``rawargs`` policy (its
+first program sent as bare source, which the engine repairs). ``faults`` may be changed
+between runs.
+
+``strict_history=True`` answers HTTP 500 to any request whose history holds tool-call
+arguments that are not a JSON object, as llama.cpp and vLLM's chat preprocessing do.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from bs4_env.evaluation.scripted import (
     AbstainPolicy,
     MalformedThenReferencePolicy,
     NoCodePolicy,
+    RawArgumentsThenReferencePolicy,
     ReferencePolicy,
 )
 from bs4_env.evaluation.turns import AssistantTurn, Message, Policy
@@ -43,8 +49,8 @@ from bs4_env.tasks.modes import DatasetConfig, build_rows
 from bs4_env.tasks.registry import build_task, default_registry
 from bs4_env.tasks.splits import Row
 
-POLICY_NAMES = ("reference", "abstain", "malformed", "nocode")
-FAULTS = ("http500", "flaky500", "timeout", "garbage", "malformed-args")
+POLICY_NAMES = ("reference", "abstain", "malformed", "nocode", "rawargs")
+FAULTS = ("http500", "flaky500", "timeout", "garbage", "malformed-args", "raw-args")
 TOOL_JSON_ERROR = "Failed to parse tool call arguments as JSON"
 TIMEOUT_SLEEP_S = 30.0
 
@@ -58,6 +64,9 @@ def policy_for(name: str, task: Task) -> Policy:
     if name == "malformed":
         program = registry.reference_solution(task.archetype_id)
         return MalformedThenReferencePolicy(lambda _messages: program)
+    if name == "rawargs":
+        program = registry.reference_solution(task.archetype_id)
+        return RawArgumentsThenReferencePolicy(lambda _messages: program)
     if name == "abstain":
         return AbstainPolicy()
     if name == "nocode":
@@ -103,12 +112,14 @@ class ScriptedServer:
         rows: Sequence[Row],
         port: int = 0,
         faults: dict[tuple[str, int], str] | None = None,
+        strict_history: bool = False,
     ) -> None:
         self.tasks: dict[str, Task] = {}
         for row in rows:
             task = build_task(row.archetype_id, row.seed, row.split)
             self.tasks[user_prompt(task)] = task
         self.faults: dict[tuple[str, int], str] = dict(faults or {})
+        self.strict_history = strict_history
         unknown = sorted(set(self.faults.values()) - set(FAULTS))
         if unknown:
             raise ValueError(f"unknown faults {unknown}; valid: {list(FAULTS)}")
@@ -159,9 +170,23 @@ class ScriptedServer:
         messages = normalize(raw_messages)
         task = self.task_of(raw_messages)
         name = model.rsplit("/", 1)[-1]
-        if self.faults.get((task.archetype_id, task.seed)) == "malformed-args":
-            name = "malformed"
+        fault = self.faults.get((task.archetype_id, task.seed))
+        if fault in ("malformed-args", "raw-args"):
+            name = "malformed" if fault == "malformed-args" else "rawargs"
         return asyncio.run(policy_for(name, task).next_turn(messages, []))
+
+
+def _non_json_arguments(messages: list[dict[str, Any]]) -> bool:
+    """Whether any earlier tool call's arguments are not a JSON object."""
+    for message in messages:
+        for call in message.get("tool_calls") or ():
+            try:
+                parsed = json.loads(call["function"].get("arguments") or "")
+            except ValueError:
+                return True
+            if not isinstance(parsed, dict):
+                return True
+    return False
 
 
 def _completion(turn: AssistantTurn, model: str, n_messages: int) -> tuple[dict[str, Any], ...]:
@@ -205,6 +230,10 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 return
             model = str(body.get("model", "reference"))
             messages = body.get("messages", [])
+            if server.strict_history and _non_json_arguments(messages):
+                error = {"message": TOOL_JSON_ERROR, "type": "server_error", "code": 500}
+                self._json(500, {"error": error})
+                return
             try:
                 fault = server.fault_for(server.task_of(messages))
                 if fault is not None and self._play(fault):

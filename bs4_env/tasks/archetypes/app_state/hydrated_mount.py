@@ -53,4 +53,5 @@ ARCHETYPE = ArchetypeSpec(
     description="A JS mount node whose data is server-rendered or in a JSON state blob.",
     answer_schema="in the shape the request's template gives",
     generate=generate,
+    solution_of="js_rendered",
 )

@@ -63,4 +63,5 @@ ARCHETYPE = ArchetypeSpec(
     description="A public price or phone number among members-only sign-in teasers.",
     answer_schema="in the shape the request's template gives",
     generate=generate,
+    solution_of="login_required",
 )

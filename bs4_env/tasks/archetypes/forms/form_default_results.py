@@ -34,4 +34,5 @@ ARCHETYPE = ArchetypeSpec(
     description="A table or listing rendered as a filter form's default results, under the form.",
     answer_schema="in the shape the request's template gives",
     generate=generate,
+    solution_of="form_submission",
 )

@@ -52,4 +52,5 @@ ARCHETYPE = ArchetypeSpec(
     description="A load-more listing whose other items are in a JSON blob the script reads.",
     answer_schema=queries.ITEM_LIST_SCHEMA,
     generate=generate,
+    solution_of="infinite_scroll",
 )

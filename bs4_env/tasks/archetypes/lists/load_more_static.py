@@ -57,4 +57,5 @@ ARCHETYPE = ArchetypeSpec(
     description="A load-more listing whose other items are pre-rendered, hidden, in the HTML.",
     answer_schema=queries.ITEM_LIST_SCHEMA,
     generate=generate,
+    solution_of="infinite_scroll",
 )

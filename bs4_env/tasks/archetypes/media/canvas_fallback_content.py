@@ -37,4 +37,5 @@ ARCHETYPE = ArchetypeSpec(
     description="A price or chart on a canvas whose data is also fallback content or a table.",
     answer_schema="in the shape the request's template gives",
     generate=generate,
+    solution_of="canvas_text",
 )

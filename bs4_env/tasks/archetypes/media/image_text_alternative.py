@@ -36,4 +36,5 @@ ARCHETYPE = ArchetypeSpec(
     description="A phone number or table as an image, with its text in alt, tel: or HTML.",
     answer_schema="in the shape the request's template gives",
     generate=generate,
+    solution_of="image_text",
 )

@@ -33,4 +33,5 @@ ARCHETYPE = ArchetypeSpec(
     description="A fact said in a video or episode, read from its show notes among decoys.",
     answer_schema=queries.MEDIA_FACT_SCHEMA,
     generate=generate,
+    solution_of="media_only",
 )

@@ -64,4 +64,5 @@ ARCHETYPE = ArchetypeSpec(
     description="The requested value is on the page beside a bot check guarding something else.",
     answer_schema="in the shape the request's template gives",
     generate=generate,
+    solution_of="bot_wall",
 )

@@ -55,4 +55,5 @@ ARCHETYPE = ArchetypeSpec(
     description="A titled HTML table with an embedded PDF copy of it in the same block.",
     answer_schema="in the shape the request's template gives",
     generate=generate,
+    solution_of="pdf_embed",
 )

@@ -35,4 +35,5 @@ ARCHETYPE = ArchetypeSpec(
     description="A price or phone set in a custom web font (icon glyph beside it); digits plain.",
     answer_schema="in the shape the request's template gives",
     generate=generate,
+    solution_of="font_obfuscation",
 )

@@ -46,4 +46,5 @@ ARCHETYPE = ArchetypeSpec(
     description="An empty JS mount node whose data is in its <noscript> server fallback.",
     answer_schema="in the shape the request's template gives",
     generate=generate,
+    solution_of="js_rendered",
 )

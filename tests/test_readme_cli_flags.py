@@ -1,0 +1,94 @@
+"""Every ``bs4-env`` flag the README names exists, and no README sentence says one is missing.
+
+A claim of a missing flag drifted once (``--max-output-bytes`` existed while the README said
+there was no such flag), so the README may only name flags the parser has and states no
+"no flag" claims about ``bs4-env`` at all: an absent option is simply not documented.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+from pathlib import Path
+
+from bs4_env.cli.main import build_parser
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+# "has no flag for ...", "there is no `--x`", "no option to ..." (not "no `--model` = ...").
+CLAIM = re.compile(
+    r"\b(?:has|have|is|are|offers)\s+no\s+(?:flag|option|`--)|\bno (?:flag|option) (?:for|to)\b"
+)
+VARIABLE = re.compile(r'^([A-Z_]+)="(.*)"$', re.S)
+
+
+def _subcommands() -> dict[str, set[str]]:
+    parser = build_parser()
+    for action in parser._actions:  # argparse offers no public accessor for subparsers
+        if isinstance(action, argparse._SubParsersAction):
+            return {
+                name: {opt for opt in sub._option_string_actions if opt.startswith("--")}
+                for name, sub in action.choices.items()
+            }
+    raise LookupError("bs4-env has no subcommands")
+
+
+def _code_commands(text: str) -> list[tuple[str, str]]:
+    """(subcommand, rest of line) for each bs4-env command in the README's code blocks, with
+    shell variables defined in the same block expanded and continuation lines joined."""
+    found: list[tuple[str, str]] = []
+    blocks: list[str] = []
+    current: list[str] = []
+    inside = False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            if inside:
+                blocks.append("\n".join(current))
+            current, inside = [], not inside
+        elif inside:
+            current.append(line)
+    for block in blocks:
+        variables: dict[str, str] = {}
+        for line in block.replace("\\\n", " ").splitlines():
+            line = line.split(" #", 1)[0].strip()
+            if match := VARIABLE.match(line):
+                variables[match[1]] = match[2]
+            for name, value in variables.items():
+                line = line.replace(f"${name}", value).replace(f"${{{name}}}", value)
+            if match := re.search(r"bs4-env\s+([a-z-]+)(.*)", line):
+                found.append((match[1], match[2]))
+    return found
+
+
+def _table_commands(text: str) -> list[tuple[str, str]]:
+    """(subcommand, row text) for each row of the README's command-line table."""
+    rows = re.findall(r"^\| `bs4-env ([a-z-]+)([^\n]*)$", text, re.M)
+    return [(name, rest) for name, rest in rows]
+
+
+def _prose_commands(text: str) -> list[tuple[str, str]]:
+    """(subcommand, inline code) for inline spans such as `bs4-env eval --max-turns 10`."""
+    return re.findall(r"`bs4-env ([a-z-]+)([^`\n]*)`", text)
+
+
+def test_every_flag_the_readme_names_exists() -> None:
+    text = README.read_text()
+    commands = _subcommands()
+    uses = _code_commands(text) + _table_commands(text) + _prose_commands(text)
+    assert len(uses) > 20, "the README's bs4-env commands were found"
+    missing = []
+    for name, rest in uses:
+        assert name in commands, f"README names `bs4-env {name}`, which does not exist"
+        tokens = FLAG.findall(" ".join(shlex.split(rest, posix=False)) if rest else "")
+        missing += [f"bs4-env {name} {flag}" for flag in tokens if flag not in commands[name]]
+    assert not missing, f"README names flags the CLI lacks: {sorted(set(missing))}"
+
+
+def test_readme_claims_no_missing_bs4_env_flag() -> None:
+    claims = [
+        sentence
+        for sentence in re.split(r"(?<=[.!?])\s+", README.read_text())
+        if "bs4-env" in sentence and CLAIM.search(sentence)
+    ]
+    assert not claims, f"README claims a bs4-env flag is missing: {claims}"
