@@ -1,16 +1,23 @@
 """Check that abstention evidence locates the one element that blocks static extraction.
 
-Evidence must contain one of the task's seed-random evidence tokens (the blocking
-element's id, script URL or image/PDF URL), so bare markup such as ``<`` or unrelated text
-from the page cannot pass. And it must not be an inventory: evidence that also names an
-identifier of any other page element (see ``page_identifiers``) scores 0. The elements
-that carry the task's tokens (e.g. a mount div and the script that fills it) and their
-ancestors count as the one blocking element.
+The blocker is the element that carries the task's evidence tokens with everything inside
+it, plus the element its script fills (see ``page_identifiers``). Evidence must identify it:
+contain one of the seed-random tokens, or a whole id or URL value of the blocker (its
+opening tag, ``form#challenge-x``, the widget's ``data-sitekey``, its sign-in URL without
+the ``ref=`` parameter), so bare markup such as ``<`` or unrelated text cannot pass. And it
+must not be an inventory: evidence in which an identifier of any element outside the
+blocker and its path occurs anywhere, as a substring, scores 0. Substring, not word: a run
+glued with ``+`` or with nothing between the ids names every id in it, just as a token is
+found inside any run. (Another element's identifier that the blocker's own markup contains,
+such as ``/stores`` in its ``/login?next=/stores/4xj953``, is part of citing the blocker.)
+Matching is on ``normal_form`` (entities and percent escapes undone, case folded), so
+spelling the inventory in capitals or escapes changes nothing.
 """
 
 from __future__ import annotations
 
-from bs4_env.grading.page_identifiers import page_identifiers
+from bs4_env.grading.identifiers import normal_form
+from bs4_env.grading.page_identifiers import Kind, page_identifiers
 from bs4_env.tasks.model import Task
 
 # Room for the blocking tag with its attributes, not for an inventory of every id on the page.
@@ -26,10 +33,13 @@ def evidence_problem(task: Task, evidence: str) -> str | None:
     if len(evidence) > MAX_EVIDENCE_CHARS:
         return f"evidence is longer than {MAX_EVIDENCE_CHARS} characters"
     tokens = task.limitation.evidence_tokens
-    if not any(token in evidence for token in tokens):
-        return "evidence does not identify the element that blocks extraction"
     index = page_identifiers(tuple(task.pages.items()), tokens)
-    others = index.others_named(evidence)
+    text = normal_form(evidence)
+    found = index.named_in(text)
+    named = any(token in evidence for token in tokens)
+    if not named and index.locating.isdisjoint(found):
+        return "evidence does not identify the element that blocks extraction"
+    others = sorted(ident for ident in found if index.kinds[ident] is Kind.OTHER)
     if others:
         return (
             f"evidence also names other page elements ({len(others)} identifiers, e.g. "

@@ -1,132 +1,168 @@
-"""Which page element each identifier names, for the evidence rule.
+"""Which page element each identifier names, and whether that element is the blocker.
 
-An identifier is a value that names an element: its ``id``, a URL it loads or links
-(``src``, ``href``, ``action``, ``data``, ``poster``, ``srcset``), a ``for``/``form``
-reference, a ``data-*`` value, a ``url(...)`` in its style, or a quoted string in an inline
-script or style (the ids and endpoints a script uses). Pieces of those values count too
-(the file name of a URL, the random part of ``chart-x7f3k``), so citing a fragment names the
-element as well. Evidence is cut into pieces the same way, so a piece of a path is never
-mistaken for another element's shorter path. Only distinctive values count: at least 4
-characters with a letter, and a digit or one of ``/.#?=&%:`` in them; plain words and
-hyphenated phrases (``content``, ``customer-service``) and bare numbers read as prose.
+(What an identifier is: see ``identifiers``.) The blocker is the whole subtree of every
+element that carries one of the task's evidence tokens (in an attribute, or in its
+script/style text: a bot check with its form and widget, a mount div and the script that
+fills it), plus each element such a script looks up by id (the list it fills: that element
+itself, not the items already in it). The blocker's ancestors are only the path to it.
+Each identifier of the task's pages is one of:
 
-The blocking group is every element that carries one of the task's evidence tokens (in an
-attribute, or in its script/style text: the mount div and the script that fills it) plus
-their ancestors (a path to it). The index is built once per task (parsed with lxml) and
-cached.
+- ``BLOCKER``: names blocker elements and nothing outside the blocker and its path;
+- ``OTHER``: names only elements outside both: citing it is an inventory;
+- ``NEUTRAL``: shared by both, named only by the path, in a page's URL, or contained in
+  the blocker's own markup (``/stores`` in its ``/login?next=/stores/4xj953``), so that
+  citing the blocker, even cut short, never cites another element by accident.
+
+``locating`` holds the blocker's locating forms (its whole values, ``#id``) that are
+``BLOCKER``: citing one identifies the blocker as well as a token does. The index is built
+once per task (parsed with lxml) and cached.
 """
 
 from __future__ import annotations
 
+import enum
 import functools
-import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from lxml import etree
 
-_URL_ATTRS = frozenset({"id", "src", "href", "action", "data", "poster", "for", "form", "srcset"})
-_TEXT_TAGS = frozenset({"script", "style"})
-_LITERAL = re.compile(r"""'([^'\\\n]{1,300})'|"([^"\\\n]{1,300})"|url\(\s*['"]?([^'")\s]{1,300})""")
-_RUN = re.compile(r"[^\s\"'<>()\[\]{},;|`]+")
-_PIECES = re.compile(r"[/?&=#:]+")
-_SUBPIECES = re.compile(r"[-_.]+")
-_MARKS = frozenset("/.#?=&%:")
-MAX_IDENTIFIER_CHARS = 120
+from bs4_env.grading.identifiers import (
+    MIN_IDENTIFIER_CHARS,
+    TEXT_TAGS,
+    element_identifiers,
+    identifiers_in,
+    locating_forms,
+    normal_form,
+)
+
+_LOOKUP_QUOTES = ("'", '"')
 
 
-def distinctive(value: str) -> bool:
-    """Whether ``value`` names something rather than reading as a word or a number."""
-    if not 4 <= len(value) <= MAX_IDENTIFIER_CHARS or not any(c.isalpha() for c in value):
-        return False
-    return any(c.isdigit() or c in _MARKS for c in value)
-
-
-def identifiers_in(value: str) -> set[str]:
-    """``value`` and its pieces (runs, URL parts, file names, dash-separated parts)."""
-    found: set[str] = set()
-    for run in _RUN.findall(value):
-        run = run.strip(".:")
-        found.add(run)
-        found.add(run.split("?", 1)[0].split("#", 1)[0])
-        for piece in _PIECES.split(run):
-            found.add(piece)
-            found.update(_SUBPIECES.split(piece))
-    return {item for item in found if distinctive(item)}
-
-
-def _element_values(element: etree._Element) -> Iterator[str]:
-    for name, value in element.attrib.items():
-        if name in _URL_ATTRS or name.startswith("data-"):
-            yield value
-        elif name == "style":
-            yield from (m.group(3) or "" for m in _LITERAL.finditer(value))
-    if element.tag in _TEXT_TAGS and element.text:
-        for match in _LITERAL.finditer(element.text):
-            yield match.group(1) or match.group(2) or match.group(3)
-
-
-def _carries(element: etree._Element, tokens: tuple[str, ...]) -> bool:
-    texts = list(element.attrib.values())
-    if element.tag in _TEXT_TAGS and element.text:
-        texts.append(element.text)
-    return any(token in text for text in texts for token in tokens)
+class Kind(enum.Enum):
+    BLOCKER = "blocker"
+    OTHER = "other"
+    NEUTRAL = "neutral"
 
 
 @dataclass(frozen=True)
 class PageIdentifiers:
-    """Identifier -> the elements carrying it, the blocking group, and the page URLs."""
+    """Each identifier of a task's pages (normal form) with its ``Kind``, indexed by head."""
 
-    owners: Mapping[str, frozenset[int]]
-    blocking: frozenset[int]
-    free: frozenset[str]
+    kinds: Mapping[str, Kind]
+    heads: Mapping[str, tuple[str, ...]]
+    locating: frozenset[str]
 
-    def others_named(self, evidence: str) -> list[str]:
-        """Identifiers in ``evidence`` that name no element of the blocking group."""
-        return sorted(
+    def named_in(self, text: str) -> set[str]:
+        """The page identifiers that occur anywhere in ``text`` (in ``normal_form``).
+
+        Only identifiers whose first characters occur in ``text`` are tried, so the cost
+        follows the evidence, not the number of identifiers on the page.
+        """
+        size = MIN_IDENTIFIER_CHARS
+        grams = {text[at : at + size] for at in range(len(text) - size + 1)}
+        return {
             ident
-            for ident in identifiers_in(evidence)
-            if ident in self.owners
-            and ident not in self.free
-            and not self.owners[ident] & self.blocking
-        )
+            for head in grams & self.heads.keys()
+            for ident in self.heads[head]
+            if ident in text
+        }
 
 
-def _parse(html: str) -> etree._Element | None:
-    parser = etree.HTMLParser(recover=True, encoding="utf-8")
-    return etree.fromstring(html.encode("utf-8"), parser)
+def _carries(element: etree._Element, tokens: tuple[str, ...]) -> bool:
+    texts = list(element.attrib.values())
+    if element.tag in TEXT_TAGS and element.text:
+        texts.append(element.text)
+    return any(token in text for text in texts for token in tokens)
+
+
+def _filled(script: etree._Element, by_id: Mapping[str, etree._Element]) -> list[etree._Element]:
+    """The elements a script looks up by id (``getElementById('x')``, ``'#x'``)."""
+    text = script.text or ""
+    return [
+        element
+        for name, element in by_id.items()
+        if any(f"{q}{mark}{name}{q}" in text for q in _LOOKUP_QUOTES for mark in ("", "#"))
+    ]
+
+
+def _blocker(root: etree._Element, tokens: tuple[str, ...]) -> tuple[set[etree._Element], str]:
+    """The blocker's elements, and what it shows: its markup and its path's attributes."""
+    elements = [el for el in root.iter() if isinstance(el.tag, str)]
+    carriers = [el for el in elements if _carries(el, tokens)]
+    found = {el for carrier in carriers for el in carrier.iter() if isinstance(el.tag, str)}
+    path = {parent for el in carriers for parent in el.iterancestors()}
+    by_id = {str(el.get("id")): el for el in elements if el.get("id")}
+    for script in (el for el in carriers if el.tag == "script" and el.text):
+        for filled in _filled(script, by_id):
+            # An ancestor of the blocker (the page's main region) is only the path to it.
+            if filled not in path and filled not in found:
+                found.add(filled)
+                path.update(filled.iterancestors())
+    outermost = [el for el in carriers if set(carriers).isdisjoint(el.iterancestors())]
+    shown = [_markup(el) for el in outermost]
+    shown += [value for el in path | found for value in el.attrib.values()]
+    return found, normal_form("\n".join(shown))
+
+
+def _markup(element: etree._Element) -> str:
+    return str(etree.tostring(element, method="html", encoding="unicode", with_tail=False))
+
+
+def _kind(found: set[Kind]) -> Kind:
+    """Named by the blocker (and maybe its path) only; by outside elements only; or shared.
+
+    ``found`` holds ``NEUTRAL`` for an element on the path: it excuses an identifier that an
+    outside element shares with it, as a path to the blocker, but locates nothing.
+    """
+    if Kind.OTHER in found:
+        return Kind.OTHER if found == {Kind.OTHER} else Kind.NEUTRAL
+    return Kind.BLOCKER if Kind.BLOCKER in found else Kind.NEUTRAL
 
 
 def _build(pages: Iterable[tuple[str, str]], tokens: tuple[str, ...]) -> PageIdentifiers:
-    owners: dict[str, set[int]] = defaultdict(set)
-    blocking: set[int] = set()
-    free: set[str] = set()
-    number = 0
-    for url, html in pages:
-        free |= identifiers_in(url)
-        root = _parse(html) if html.strip() else None
+    seen: dict[str, set[Kind]] = defaultdict(set)
+    neutral: set[str] = set()
+    forms: set[str] = set()
+    shown: list[str] = []
+    for url, page in pages:
+        neutral |= {normal_form(ident) for ident in identifiers_in(url)}
+        shown.append(normal_form(url))
+        root = _parse(page) if page.strip() else None
         if root is None:
             continue
-        numbers: dict[etree._Element, int] = {}
+        blocker, markup = _blocker(root, tokens)
+        shown.append(markup)
+        path = {parent for el in blocker for parent in el.iterancestors()} - blocker
         for element in root.iter():
             if not isinstance(element.tag, str):
                 continue  # comments and processing instructions
-            number += 1
-            numbers[element] = number
-            for value in _element_values(element):
-                for ident in identifiers_in(value):
-                    owners[ident].add(number)
-            if _carries(element, tokens):
-                node: etree._Element | None = element
-                while node is not None and node in numbers:
-                    blocking.add(numbers[node])
-                    node = node.getparent()
+            kind = Kind.BLOCKER if element in blocker else Kind.OTHER
+            kind = Kind.NEUTRAL if element in path else kind
+            for ident in element_identifiers(element):
+                seen[ident].add(kind)
+            if element in blocker:
+                forms |= locating_forms(element)
+    text = "\n".join(shown)
+    kinds = {ident: _kind(found) for ident, found in seen.items()}
+    for ident, kind in kinds.items():
+        if ident in neutral or (kind is Kind.OTHER and ident in text):
+            kinds[ident] = Kind.NEUTRAL
+    kinds = {ident: kind for ident, kind in kinds.items() if len(ident) >= MIN_IDENTIFIER_CHARS}
+    heads: dict[str, list[str]] = defaultdict(list)
+    for ident in kinds:
+        heads[ident[:MIN_IDENTIFIER_CHARS]].append(ident)
     return PageIdentifiers(
-        owners={ident: frozenset(found) for ident, found in owners.items()},
-        blocking=frozenset(blocking),
-        free=frozenset(free),
+        kinds=kinds,
+        heads={head: tuple(found) for head, found in heads.items()},
+        locating=frozenset(form for form in forms if kinds.get(form) is Kind.BLOCKER),
     )
+
+
+def _parse(page: str) -> etree._Element | None:
+    parser = etree.HTMLParser(recover=True, encoding="utf-8")
+    return etree.fromstring(page.encode("utf-8"), parser)
 
 
 @functools.lru_cache(maxsize=32)

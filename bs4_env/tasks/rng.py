@@ -20,7 +20,21 @@ def task_rng(archetype_id: str, seed: int) -> Random:
 _TOKEN_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # 32 symbols, no look-alikes
 
 
+# Every 15-bit value as its three characters (lowest 5 bits first): the hottest helper of
+# page generation reads three characters per lookup instead of one per step.
+_TRIPLES = tuple(
+    _TOKEN_ALPHABET[v & 31] + _TOKEN_ALPHABET[(v >> 5) & 31] + _TOKEN_ALPHABET[v >> 10]
+    for v in range(1 << 15)
+)
+
+
 def token(rng: Random, n: int = 6) -> str:
-    """A short random identifier: 5 random bits per character, drawn in one call."""
+    """A short random identifier: 5 random bits per character, drawn in one call.
+
+    Character ``i`` is symbol ``(bits >> 5 * i) & 31``; bits past ``5 * n`` read as zero and
+    are cut off, so any ``n`` gives the same string as a character-by-character loop.
+    """
     bits = rng.getrandbits(5 * n)
-    return "".join(_TOKEN_ALPHABET[(bits >> (5 * i)) & 31] for i in range(n))
+    if n == 6:
+        return _TRIPLES[bits & 0x7FFF] + _TRIPLES[bits >> 15]
+    return "".join([_TRIPLES[(bits >> (15 * i)) & 0x7FFF] for i in range((n + 2) // 3)])[:n]

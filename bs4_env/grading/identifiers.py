@@ -1,0 +1,120 @@
+"""What counts as an identifier of a page element, for the evidence rule.
+
+An identifier is a value that names an element: its ``id``, a URL it loads or links
+(``src``, ``href``, ``action``, ``data``, ``poster``, ``srcset``), a ``for``/``form``
+reference, a ``data-*`` value, a ``url(...)`` in its style, or a quoted string in an inline
+script or style (the ids and endpoints a script uses). Pieces of those values count too
+(the file name of a URL, the URL without its query or cut before each ``&`` parameter, the
+random part of ``chart-x7f3k``), so citing a fragment names the element as well. Only
+distinctive values count: at least 4 characters with a letter, and a digit or one of
+``/.#?=&%:`` in them; plain words and hyphenated phrases (``content``, ``customer-service``)
+and bare numbers read as prose. Everything is compared in ``normal_form``.
+
+What *locates* an element is narrower: a whole attribute value (or that URL cut before a
+``&`` parameter) or its id cited as ``#x`` / ``id="x"``, never a piece or a script's
+string. Pieces and script strings are often the same on every page (``orchestrate.js``,
+``woff2``, ``28px``), so they could be cited without looking; whole values carry the
+element's seed-random parts.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from urllib.parse import unquote
+
+from lxml import etree
+
+_URL_ATTRS = frozenset({"id", "src", "href", "action", "data", "poster", "for", "form", "srcset"})
+TEXT_TAGS = frozenset({"script", "style"})
+# Quoted strings, escapes allowed, so one string with a ``\'`` in it does not shift every
+# later quote and turn code into "strings". A string holding ``;(){}`` is code, and one
+# holding ``<>`` is markup (``'<li class="item">'``): neither names an element.
+_LITERAL = re.compile(
+    r"""'((?:[^'\\\n]|\\.){1,300})'|"((?:[^"\\\n]|\\.){1,300})"|url\(\s*['"]?([^'")\s]{1,300})"""
+)
+_CODE = frozenset(";(){}<>")
+_RUN = re.compile(r"[^\s\"'<>()\[\]{},;|`]+")
+_PIECES = re.compile(r"[/?&=#:]+")
+_SUBPIECES = re.compile(r"[-_.]+")
+_MARKS = frozenset("/.#?=&%:")
+MAX_IDENTIFIER_CHARS = 120
+MIN_IDENTIFIER_CHARS = 4
+
+
+def normal_form(text: str) -> str:
+    """``text`` with HTML entities and percent escapes undone (a few layers), case folded."""
+    for _ in range(3):
+        decoded = unquote(html.unescape(text))
+        if decoded == text:
+            break
+        text = decoded
+    return text.casefold()
+
+
+def distinctive(value: str) -> bool:
+    """Whether ``value`` names something rather than reading as a word or a number."""
+    if not MIN_IDENTIFIER_CHARS <= len(value) <= MAX_IDENTIFIER_CHARS:
+        return False
+    return any(c.isalpha() for c in value) and any(c.isdigit() or c in _MARKS for c in value)
+
+
+def _runs(value: str) -> Iterator[str]:
+    """``value``'s whitespace/punctuation-separated runs, each also cut before its ``&``s."""
+    for run in _RUN.findall(value):
+        run = run.strip(".:")
+        yield run
+        yield from (run[:at] for at, c in enumerate(run) if c == "&" and "?" in run[:at])
+
+
+def identifiers_in(value: str) -> set[str]:
+    """``value`` and its pieces (runs, URL parts, file names, dash-separated parts)."""
+    found: set[str] = set()
+    for run in _runs(value):
+        found.add(run)
+        found.add(run.split("?", 1)[0].split("#", 1)[0])
+        for piece in _PIECES.split(run):
+            found.add(piece)
+            found.update(_SUBPIECES.split(piece))
+    return {item for item in found if distinctive(item)}
+
+
+def _literals(text: str) -> Iterator[str]:
+    for match in _LITERAL.finditer(text):
+        literal = match.group(1) or match.group(2) or match.group(3) or ""
+        if _CODE.isdisjoint(literal):
+            yield literal
+
+
+def _attribute_values(element: etree._Element) -> Iterator[str]:
+    for name, value in element.attrib.items():
+        if name in _URL_ATTRS or name.startswith("data-"):
+            yield value
+
+
+def _id_forms(element: etree._Element) -> set[str]:
+    """``#x``, ``id="x"`` and ``id='x'``: unambiguous even where ``x`` reads as a phrase."""
+    name = element.get("id")
+    if not name or any(c.isspace() or c in "\"'" for c in name):
+        return set()
+    return {form for form in (f"#{name}", f'id="{name}"', f"id='{name}'") if distinctive(form)}
+
+
+def element_identifiers(element: etree._Element) -> set[str]:
+    """Every identifier of ``element`` (values, their pieces, its id forms), in normal form."""
+    values = list(_attribute_values(element))
+    for name, value in element.attrib.items():
+        if name == "style":
+            values += [m.group(3) for m in _LITERAL.finditer(value) if m.group(3)]
+    if element.tag in TEXT_TAGS and element.text:
+        values += _literals(element.text)
+    found = {ident for value in values for ident in identifiers_in(value)} | _id_forms(element)
+    return {normal_form(ident) for ident in found}
+
+
+def locating_forms(element: etree._Element) -> set[str]:
+    """What locates ``element``: its whole values (and URLs cut at ``&``), its id forms."""
+    runs = {run for value in _attribute_values(element) for run in _runs(value)}
+    found = {run for run in runs if distinctive(run)} | _id_forms(element)
+    return {normal_form(form) for form in found}
