@@ -125,7 +125,11 @@ def test_splits_curriculum_and_gpus(path: Path) -> None:
         assert {"type": "zero_advantage", "enforce": True} in filters
     deployment = doc["deployment"]
     shared = "inference" not in doc
-    used = deployment["num_train_gpus"] + (0 if shared else deployment["num_infer_gpus"])
+    if deployment.get("type") == "multi_node":  # whole nodes: trainer nodes + inference nodes
+        nodes = deployment["num_train_nodes"] + deployment["num_infer_nodes"]
+        used = nodes * deployment["gpus_per_node"]
+    else:
+        used = deployment["num_train_gpus"] + (0 if shared else deployment["num_infer_gpus"])
     assert entry["gpus"] == used
     assert (entry["companion"] is not None) == shared
 

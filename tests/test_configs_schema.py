@@ -38,6 +38,9 @@ def _schema(ref: str) -> Doc:
 
 
 def _validator(ref: str, kind: str) -> jsonschema.Draft202012Validator:
+    if kind == "sft":  # warm-start configs: prime-rl's SFTConfig schema
+        sft: Doc = json.loads(schema_path(ref, "sft").read_text())
+        return jsonschema.Draft202012Validator(sft)
     schema = _schema(ref)
     root = schema["$ref"] if kind == "rl" else "#/$defs/InferenceConfig"
     return jsonschema.Draft202012Validator({**schema, "$ref": root})

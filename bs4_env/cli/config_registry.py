@@ -90,13 +90,18 @@ def prime_rl_ref(path: Path) -> str:
 
 
 def config_kind(path: Path) -> str:
-    """``inference`` for a vLLM server config (``*.inference.toml``), else ``rl``."""
-    return "inference" if path.name.endswith(".inference.toml") else "rl"
+    """``inference`` for a vLLM server config (``*.inference.toml``), ``sft`` for a warm-start
+    config (``*.sft.toml``), else ``rl``."""
+    if path.name.endswith(".inference.toml"):
+        return "inference"
+    return "sft" if path.name.endswith(".sft.toml") else "rl"
 
 
-def schema_path(ref: str) -> Path:
-    """The committed JSON schema of one prime-rl ref."""
-    return SCHEMA_DIR / f"prime-rl-{ref}.schema.json"
+def schema_path(ref: str, kind: str = "rl") -> Path:
+    """The committed JSON schema of one prime-rl ref (``sft`` configs have their own)."""
+    return SCHEMA_DIR / (
+        f"prime-rl-{ref}-sft.schema.json" if kind == "sft" else f"prime-rl-{ref}.schema.json"
+    )
 
 
 def provenance() -> JsonObj:
@@ -107,7 +112,7 @@ def provenance() -> JsonObj:
 
 def model_name(doc: JsonObj, kind: str, ref: str) -> str:
     """The policy model a config trains or serves."""
-    if kind == "rl":
+    if kind in ("rl", "sft"):
         name = doc.get("model", {}).get("name")
     elif ref == "main":
         name = doc.get("vllm", {}).get("model")
@@ -150,7 +155,7 @@ def derived_entry(path: Path, live: JsonObj, records: JsonObj) -> JsonObj:
         "sha256": sha256_of(path),
         "model": model_name(load_toml(path), kind, ref),
         "prime_rl": {"ref": ref, "commit": record["commit"], "date": record["commit_date"]},
-        "schema": schema_path(ref).relative_to(REPO_ROOT).as_posix(),
+        "schema": schema_path(ref, kind).relative_to(REPO_ROOT).as_posix(),
         "verifiers": {
             "environment": ENVIRONMENT_VERIFIERS[ref],
             "prime_rl_pin": record["submodules"]["deps/verifiers"],

@@ -12,6 +12,7 @@ from bs4_env.cli.doctor_cmd import cmd_doctor
 from bs4_env.cli.eval_cmd import add_eval_arguments, cmd_eval
 from bs4_env.cli.proofs import cmd_check, cmd_manifest
 from bs4_env.cli.report_cmd import add_report_arguments, cmd_report
+from bs4_env.cli.sft_data_cmd import add_sft_data_arguments, cmd_sft_data
 from bs4_env.episode.executors import EXECUTOR_KINDS
 from bs4_env.tasks.splits import SPLIT_BASES
 
@@ -63,6 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_rep = sub.add_parser("report", help="an eval results JSON as one self-contained HTML page")
     add_report_arguments(p_rep)
     p_rep.set_defaults(func=cmd_report)
+
+    p_sft = sub.add_parser("sft-data", help="warm-start episodes (chat + tool calls) for SFT")
+    add_sft_data_arguments(p_sft)
+    p_sft.set_defaults(func=cmd_sft_data)
     return parser
 
 

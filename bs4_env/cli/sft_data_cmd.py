@@ -1,0 +1,52 @@
+"""``bs4-env sft-data``: supervised warm-start episodes from the train split (see README)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+from pathlib import Path
+
+from bs4_env.episode.executors import EXECUTOR_KINDS, make_executor
+from bs4_env.sft.build import DATA_FILE, SUMMARY_FILE, generate
+from bs4_env.sft.rows import BALANCES, select_archetypes, sft_rows
+from bs4_env.tasks.registry import default_registry
+
+
+def _ids(value: str) -> list[str]:
+    return [part for part in value.replace(",", " ").split() if part]
+
+
+def add_sft_data_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", type=Path, default=Path("outputs/sft-data"), help="folder")
+    parser.add_argument("-n", "--num-episodes", type=int, default=3000, help="rows to try")
+    parser.add_argument("--seed", type=int, default=0, help="draws rows and styles")
+    parser.add_argument("--archetypes", type=_ids, help="only these ids (comma-separated)")
+    parser.add_argument("--exclude-archetypes", type=_ids, help="hold these ids out")
+    parser.add_argument("--balance", choices=BALANCES, default="archetype")
+    parser.add_argument("--concurrency", type=int, default=4, help="sandbox workers")
+    parser.add_argument("--executor", choices=EXECUTOR_KINDS, default="local")
+
+
+async def _run(args: argparse.Namespace) -> int:
+    registry = default_registry()
+    ids = select_archetypes(registry, args.archetypes, args.exclude_archetypes)
+    rows = sft_rows(registry, ids, args.num_episodes, args.seed, args.balance)
+    started = time.monotonic()
+    async with make_executor(args.executor, concurrency=args.concurrency) as executor:
+        tally = await generate(rows, registry, executor, args.out, args.seed)
+    summary = tally.as_dict()
+    seconds = time.monotonic() - started
+    print(
+        f"kept {summary['kept']} of {len(rows)} episodes, dropped {summary['dropped']} "
+        f"(no plan replayed to the best reward) in {seconds:.0f} s"
+    )
+    print(f"kinds: {json.dumps(summary['kinds'])}")
+    print(f"dropped by archetype: {json.dumps(summary['dropped_by_archetype'])}")
+    print(f"wrote {args.out / DATA_FILE} and {args.out / SUMMARY_FILE}")
+    return 0
+
+
+def cmd_sft_data(args: argparse.Namespace) -> int:
+    return asyncio.run(_run(args))

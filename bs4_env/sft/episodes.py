@@ -1,0 +1,95 @@
+"""Which plans to try for one task, with its style choices, and in which order.
+
+Order: the targeted (or abstention) writer with a drawn parser, the same writer with the
+default parser, then the reference program bound to this request's literals. Variants drawn
+per episode: an inspection call first (print the request's block), and a first try that
+forgets ``import json`` and is fixed after the real NameError.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from random import Random
+
+from bs4_env.sft import locate
+from bs4_env.sft.abstain import write_abstain
+from bs4_env.sft.bind import BindError, bind_program
+from bs4_env.sft.plan import PARSERS, Plan, Step, soup_line
+from bs4_env.sft.targeted import truth_strings, write_targeted
+from bs4_env.tasks.model import Task
+from bs4_env.tasks.registry import Registry
+
+FIX_SHARE = 0.15
+INSPECT_SHARE = 0.5
+_FIX_NOTE = "json is not imported; adding the import."
+_BLOCK_OUTLINE = (
+    "for el in box.find_all(True)[:12]:\n"
+    "    print(el.name, el.get('id'), el.get('class'), el.get_text(' ', strip=True)[:50])"
+)
+
+
+def _draw_parser(rng: Random) -> str:
+    return rng.choices(PARSERS, weights=(2, 1, 1))[0]
+
+
+def _bound_plan(task: Task, registry: Registry, rng: Random) -> Plan | None:
+    try:
+        code = bind_program(registry.reference_solution(task.archetype_id), task.query)
+    except BindError:
+        return None
+    steps = [Step("run_python", code)]
+    soup = locate.parse(task.html)
+    anchor = locate.heading_anchor(soup, locate.quoted_literals(task.query))
+    if anchor is not None and not task.is_multipage and rng.random() < INSPECT_SHARE:
+        literal, heading = anchor
+        find = f"soup.find({heading.name!r}, string=lambda s: s and s.strip() == {literal!r})"
+        outline = "\n".join(
+            [
+                soup_line("html.parser"),
+                f"title = {find}",
+                "box = title.find_parent(['section', 'article', 'div'])",
+                _BLOCK_OUTLINE,
+            ]
+        )
+        steps.insert(0, Step("run_python", outline))
+    tags = ("inspect",) if len(steps) > 1 else ()
+    return Plan("bound_reference", tuple(steps), "final_json", tags=tags)
+
+
+def _with_fix(plan: Plan, rng: Random) -> Plan:
+    """Sometimes: the last program first runs without ``import json`` (a real NameError)."""
+    last = plan.steps[-1]
+    lines = last.argument.splitlines()
+    if "import json" not in lines or "json." not in last.argument or rng.random() >= FIX_SHARE:
+        return plan
+    broken = "\n".join(line for line in lines if line != "import json")
+    steps = (
+        *plan.steps[:-1],
+        Step("run_python", broken),
+        dataclasses.replace(last, note=_FIX_NOTE),
+    )
+    return dataclasses.replace(plan, steps=steps, tags=(*plan.tags, "fix"))
+
+
+def candidate_plans(task: Task, registry: Registry, rng: Random) -> list[Plan]:
+    """Plans to replay in order until one scores the best reward."""
+    writer = write_targeted if task.solvable else write_abstain
+    parser = _draw_parser(rng)
+    plans: list[Plan] = []
+    for choice in dict.fromkeys((parser, "html.parser")):
+        plan = writer(task, rng, choice)
+        if plan is not None:
+            plans.append(dataclasses.replace(plan, tags=(*plan.tags, choice)))
+    bound = _bound_plan(task, registry, rng)
+    if bound is not None:
+        plans.append(bound)
+    fix_draw = Random(rng.random())
+    # A program with the answer written in teaches nothing: never offer one.
+    plans = [plan for plan in plans if not writes_the_answer(plan, task)]
+    return [_with_fix(plan, Random(fix_draw.random())) for plan in plans]
+
+
+def writes_the_answer(plan: Plan, task: Task) -> bool:
+    """Whether some step's code contains the answer (or a long enough part of it)."""
+    code = "\n".join(step.argument for step in plan.steps)
+    return any(value in code for value in truth_strings(task.truth))

@@ -1,0 +1,79 @@
+"""An episode plan (the assistant's tool calls and how its final reply is made) and a host
+dry run of plan code, used to choose among candidate programs before the sandbox replay."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bs4 import BeautifulSoup
+
+from bs4_env.tasks.model import Task
+
+AnswerFrom = Literal["text", "json", "final_json", "limit"]
+PARSERS = ("html.parser", "lxml", "html5lib")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One assistant tool call, with an optional short sentence before it."""
+
+    tool: Literal["run_python", "navigate"]
+    argument: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the assistant does. ``answer_from`` says how the final reply is read off the last
+    ``run_python`` output: its text (``text``), its JSON (``json``), the whole final object it
+    printed (``final_json``), or an abstention (``limit``, with ``limit`` as the object)."""
+
+    kind: str
+    steps: tuple[Step, ...]
+    answer_from: AnswerFrom
+    limit: dict[str, str] | None = None
+    tags: tuple[str, ...] = field(default_factory=tuple)
+
+
+def soup_line(parser: str) -> str:
+    return "soup = make_soup()" if parser == "html.parser" else f'soup = make_soup("{parser}")'
+
+
+def host_run(task: Task, code: str, url: str | None = None) -> str | None:
+    """stdout of ``code`` run here, on our own generated code only (never model code), or None
+    when it raises. A cheap filter: the sandbox replay is what decides."""
+    html = task.pages[url or task.start_url]
+    out = io.StringIO()
+    namespace: dict[str, Any] = {
+        "HTML": html,
+        "make_soup": lambda parser="html.parser": BeautifulSoup(html, parser),
+    }
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, "<plan>", "exec"), namespace)
+    except Exception:
+        return None
+    return out.getvalue()
+
+
+def answer_of(stdout: str, answer_from: AnswerFrom) -> Any:
+    """The answer a plan's final reply gives, read off the printed output (ValueError if none)."""
+    if answer_from == "text":
+        return stdout[:-1] if stdout.endswith("\n") else stdout
+    if answer_from == "json":
+        return json.loads(stdout)
+    raise ValueError(f"no answer value for {answer_from}")
+
+
+def final_reply(stdout: str, plan: Plan) -> str:
+    """The final assistant message: a status object built from what the last run printed."""
+    if plan.answer_from == "limit":
+        return json.dumps({"status": "limit", "limit": plan.limit}, ensure_ascii=False)
+    if plan.answer_from == "final_json":
+        return stdout.strip()
+    answer = answer_of(stdout, plan.answer_from)
+    return json.dumps({"status": "ok", "answer": answer}, ensure_ascii=False)
