@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 
-.PHONY: eval test test-fast lint bench test-sandbox-unprivileged
+.PHONY: eval test test-fast lint bench browser test-sandbox-unprivileged
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,10 +22,24 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-## Everything CI runs: lint, types, and every test (slow and integration included).
-test: lint
-	$(BIN)/pytest -m "" -p no:cacheprovider $(ARGS)
+## Everything CI runs: lint, types, and every test (slow and integration included), spread
+## over every core (pytest-xdist; tests/conftest.py keeps each module's fixtures in one worker).
+JOBS ?= $(shell nproc)
+test: lint browser
+	$(BIN)/pytest -m "" -p no:cacheprovider -n $(JOBS) --dist loadgroup --durations=15 $(ARGS)
 	$(MAKE) test-sandbox-unprivileged
+
+## The HTML report's browser test drives Debian's headless Chromium: installed here as root,
+## otherwise the exact command to run is printed and the run stops (never a silent skip).
+browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "installing Debian's chromium and chromium-driver for the report's browser test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else \
+		echo "make test needs Chromium for the HTML report's browser test; install it with:" >&2; \
+		echo "  sudo apt-get install -y chromium chromium-driver" >&2; exit 1; \
+	fi
 
 ## The sandbox suite again as an unprivileged uid (CI runs as root; without root the run
 ## above already was unprivileged).

@@ -6,6 +6,7 @@ import os
 from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
 from bs4_env.episode.executors import make_executor
 from bs4_env.sandbox.base import Executor
@@ -25,8 +26,46 @@ def archetype_ids() -> list[str]:
     return list(default_registry().ids())
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def executor() -> AsyncIterator[Executor]:
-    """The hardened local sandbox, as training uses it."""
+    """The hardened local sandbox, as training uses it: one warm pool per test process
+    (starting workers costs about a second; tests outside tests/sandbox share it)."""
     async with make_executor("local", pool_size=2) as backend:
         yield backend
+
+
+# --- scheduling ------------------------------------------------------------------------------
+# `make test` runs pytest-xdist with `--dist loadgroup`. A module listed here spreads its
+# tests over the workers (each is independent and costly); every other module runs whole in
+# one worker, so its module-scoped fixtures (servers, venvs, trained classifiers) are built
+# once. Tests that pin their own xdist_group keep it.
+SPREAD_MODULES = frozenset(
+    {
+        "tests/test_solvability.py",
+        "tests/test_determinism.py",
+        "tests/test_display_text.py",
+    }
+)
+# The longest tests start first, so that no worker is left with one of them at the end.
+LONG_FIRST = (
+    "tests/test_splits.py",
+    "tests/test_guessing.py",
+    "tests/e2e/test_primerl_integration.py",
+    "tests/e2e/test_vf_eval_e2e.py",
+    "tests/e2e/test_classic_vf_eval.py",
+    "tests/test_leaks.py",
+    "tests/test_solvability.py",
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        return LONG_FIRST.index(path) if path in LONG_FIRST else len(LONG_FIRST)
+
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        if path not in SPREAD_MODULES and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(path))
+    items.sort(key=rank)

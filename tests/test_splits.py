@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import tracemalloc
 
 import pytest
 
 from bs4_env.tasks.modes import DatasetConfig, build_rows
-from bs4_env.tasks.registry import Registry, build_task
+from bs4_env.tasks.registry import Registry
 from bs4_env.tasks.splits import SPLIT_BASES, SPLIT_CAPACITY, SplitError, seed_for, split_of_seed
-from tests.conftest import GUESS_SEEDS
+from tests.split_corpus import GROUP, split_digest
 
 
 def test_seed_ranges_are_disjoint() -> None:
@@ -24,15 +23,15 @@ def test_seed_ranges_are_disjoint() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group(GROUP)
 def test_no_task_html_shared_between_splits(registry: Registry) -> None:
     owner: dict[bytes, str] = {}
     for archetype_id in registry.ids():
         for split in SPLIT_BASES:
-            for index in range(GUESS_SEEDS):
-                task = build_task(archetype_id, seed_for(split, index), split, registry)
-                key = hashlib.sha256(task.html.encode()).digest()
+            for index, key in enumerate(split_digest(archetype_id, split).page_hashes):
                 seen = owner.setdefault(key, split)
-                assert seen == split, f"{archetype_id} seed {task.seed} page also in {seen}"
+                seed = seed_for(split, index)
+                assert seen == split, f"{archetype_id} seed {seed} page also in {seen}"
 
 
 def test_full_train_index_is_lazy_and_small() -> None:

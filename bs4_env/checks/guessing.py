@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from bs4_env.grading.normalize import normalize
@@ -55,12 +55,25 @@ def _answer_key(task: Task) -> str:
 def measure(
     archetype_id: str, seeds: int = 1000, split: str = "train", registry: Registry | None = None
 ) -> GuessReport:
+    """Guess rates over the first ``seeds`` tasks of ``split``."""
     registry = registry or default_registry()
+    tasks = (
+        build_task(archetype_id, seed_for(split, index), split, registry) for index in range(seeds)
+    )
+    return measure_tasks(archetype_id, tasks)
+
+
+def measure_tasks(archetype_id: str, tasks: Iterable[Task]) -> GuessReport:
+    """Guess rates over given tasks of one archetype (a caller that builds them anyway)."""
     counts: Counter[str] = Counter()
-    leaks = 0
-    for index in range(seeds):
-        task = build_task(archetype_id, seed_for(split, index), split, registry)
+    leaks = seeds = 0
+    for task in tasks:
+        if task.archetype_id != archetype_id:
+            raise ValueError(f"task of {task.archetype_id!r} measured as {archetype_id!r}")
+        seeds += 1
         counts[_answer_key(task)] += 1
         leaks += int(task.solvable and answer_in_query(task))
+    if not seeds:
+        raise ValueError(f"no tasks to measure for {archetype_id!r}")
     top, hits = counts.most_common(1)[0]
     return GuessReport(archetype_id, seeds, hits / seeds, leaks / seeds, top[:80])

@@ -1,7 +1,8 @@
 """Which plans to try for one task, with its style choices, and in which order.
 
-Order: the targeted (or abstention) writer with a drawn parser, the same writer with the
-default parser, then the reference program bound to this request's literals. Variants drawn
+Order: the targeted writers (one per page family, then the generic one) or the abstention
+writer, each with a drawn parser and then the default parser, then the reference program bound
+to this request's literals. Variants drawn
 per episode: an inspection call first (print the request's block), and a first try that
 forgets ``import json`` and is fixed after the real NameError.
 """
@@ -9,6 +10,7 @@ forgets ``import json`` and is fixed after the real NameError.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from random import Random
 
 from bs4_env.sft import locate
@@ -16,9 +18,12 @@ from bs4_env.sft.abstain import write_abstain
 from bs4_env.sft.bind import BindError, bind_program
 from bs4_env.sft.plan import PARSERS, Plan, Step, soup_line
 from bs4_env.sft.targeted import truth_strings, write_targeted
-from bs4_env.tasks.model import Task
+from bs4_env.sft.targeted_records import write_record
+from bs4_env.sft.targeted_tables import write_table
+from bs4_env.tasks.model import Category, Task
 from bs4_env.tasks.registry import Registry
 
+Writer = Callable[[Task, Random, str], Plan | None]
 FIX_SHARE = 0.15
 INSPECT_SHARE = 0.5
 _FIX_NOTE = "json is not imported; adding the import."
@@ -26,6 +31,11 @@ _BLOCK_OUTLINE = (
     "for el in box.find_all(True)[:12]:\n"
     "    print(el.name, el.get('id'), el.get('class'), el.get_text(' ', strip=True)[:50])"
 )
+
+
+# Family writers first: where one fits, it computes the answer from the page's structure
+# (a titled table, a record's fields) rather than pointing at the element that holds it.
+TARGETED_WRITERS: tuple[Writer, ...] = (write_table, write_record, write_targeted)
 
 
 def _draw_parser(rng: Random) -> str:
@@ -73,13 +83,18 @@ def _with_fix(plan: Plan, rng: Random) -> Plan:
 
 def candidate_plans(task: Task, registry: Registry, rng: Random) -> list[Plan]:
     """Plans to replay in order until one scores the best reward."""
-    writer = write_targeted if task.solvable else write_abstain
+    writers = TARGETED_WRITERS if task.solvable else (write_abstain,)
+    if registry.get(task.archetype_id).category is Category.AGGREGATION:
+        # The answer of an aggregation is computed over many items: the generic writer would
+        # select the one element that holds the known answer, a shortcut no solver has.
+        writers = tuple(writer for writer in writers if writer is not write_targeted)
     parser = _draw_parser(rng)
     plans: list[Plan] = []
-    for choice in dict.fromkeys((parser, "html.parser")):
-        plan = writer(task, rng, choice)
-        if plan is not None:
-            plans.append(dataclasses.replace(plan, tags=(*plan.tags, choice)))
+    for writer in writers:
+        for choice in dict.fromkeys((parser, "html.parser")):
+            plan = writer(task, rng, choice)
+            if plan is not None:
+                plans.append(dataclasses.replace(plan, tags=(*plan.tags, choice)))
     bound = _bound_plan(task, registry, rng)
     if bound is not None:
         plans.append(bound)

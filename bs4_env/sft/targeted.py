@@ -159,10 +159,17 @@ def write_targeted(task: Task, rng: Random, parser: str) -> Plan | None:
 
 
 def truth_strings(truth: object) -> list[str]:
-    """The answer's strings long enough that finding one in code means the code has the
-    answer written in (short ones, like "3", occur in code by chance)."""
-    values = truth if isinstance(truth, list) else [truth]
-    return [v for v in values if isinstance(v, str) and len(v.strip()) >= 4]
+    """The answer's strings (inside lists and objects too) long enough that finding one in
+    code means the code has the answer written in (short ones, like "3", occur by chance)."""
+    if isinstance(truth, dict | list):
+        # Inside objects, short or lowercase words ("email", "textarea") are names a program
+        # may use for its own reasons; only longer, data-like values count.
+        values = truth.values() if isinstance(truth, dict) else truth
+        nested = [s for v in values for s in truth_strings(v)]
+        if isinstance(truth, dict):
+            return [s for s in nested if len(s) >= 8 and not (s.isalpha() and s.islower())]
+        return nested
+    return [truth] if isinstance(truth, str) and len(truth.strip()) >= 4 else []
 
 
 def _answers(stdout: str, truth: object, many: bool) -> bool:
