@@ -14,7 +14,7 @@ import argparse
 import time
 
 from bs4_env.checks.leak_classifiers import (
-    page_accuracy,
+    PageSample,
     planted_page_leak,
     planted_prompt_leak,
     prompt_accuracy,
@@ -55,10 +55,13 @@ def main() -> None:
     print(f"prompt classifier: {prompt_accuracy(train, test):.3f}")
     print(f"  control, one word on half the limitation prompts: "
           f"{prompt_accuracy(train, test, planted_prompt_leak):.3f}")  # fmt: skip
-    accuracy, why = page_accuracy(train, test)
-    print(f"page classifier: {accuracy:.3f} ({why})")
-    print(f"  control, a canvas on every limitation page: "
-          f"{page_accuracy(train, test, planted_page_leak)[0]:.3f}")  # fmt: skip
+    pages = PageSample(train, test)
+    scores = pages.scores()
+    print(f"page tree: {scores.tree:.3f}; page logistic regression: {scores.logistic:.3f}")
+    print(f"  ({scores.why})")
+    planted = pages.replaced(planted_page_leak).scores()
+    print(f"  control, one more body class on every limitation page: "
+          f"tree {planted.tree:.3f}, logistic {planted.logistic:.3f}")  # fmt: skip
 
     with_signature = [t for t in test if signature_count(t.html)]
     solvable_share = sum(t.solvable for t in with_signature) / max(len(with_signature), 1)

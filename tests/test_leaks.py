@@ -1,12 +1,14 @@
-"""Solvability cannot be read from the prompt or from page signatures (registry-wide).
+"""Solvability cannot be read from the prompt or from the page's surface (registry-wide).
 
 Simple classifiers are trained on train-split seeds of every archetype and tested on
-held-out eval-split seeds: a logistic regression on word n-grams of the prompt and a
-decision tree on a bag of tag and attribute names of the page. Neither may beat the base
-rate (always "solvable") by more than 3 points. A positive control per classifier proves
-the pipeline does find a leak when one is planted, so these tests can fail. The policy
-"abstain citing a signature element when one is present, else answer" must score at least
-0.1 below the reference policy on the bench.
+held-out eval-split seeds: a logistic regression on word n-grams of the prompt, and a
+decision tree and a logistic regression on the page's surface features (tag and attribute
+presence; id, class and URL shapes with the random parts masked; identifiers in inline
+scripts, JSON blobs and styles; private-use glyphs; ``bs4_env.checks.leak_features``).
+None may beat the base rate (always "solvable") by more than 3 points. A positive control
+per classifier proves the pipeline does find a leak when one is planted, so these tests
+can fail. The policy "abstain citing a signature element when one is present, else
+answer" must score at least 0.1 below the reference policy on the bench.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import os
 import pytest
 
 from bs4_env.checks.leak_classifiers import (
-    page_accuracy,
+    PageSample,
+    PageScores,
     planted_page_leak,
     planted_prompt_leak,
     prompt_accuracy,
@@ -79,21 +82,43 @@ def test_prompt_classifier_finds_a_planted_leak(
     assert prompt_accuracy(train_tasks, test_tasks, planted_prompt_leak) > base + MARGIN
 
 
-def test_page_classifier_no_better_than_base_rate(
-    train_tasks: list[Task], test_tasks: list[Task]
+@pytest.fixture(scope="module")
+def page_sample(train_tasks: list[Task], test_tasks: list[Task]) -> PageSample:
+    return PageSample(train_tasks, test_tasks)
+
+
+@pytest.fixture(scope="module")
+def page_scores(page_sample: PageSample) -> PageScores:
+    return page_sample.scores()
+
+
+def test_page_tree_no_better_than_base_rate(
+    page_scores: PageScores, test_tasks: list[Task]
 ) -> None:
-    accuracy, why = page_accuracy(train_tasks, test_tasks)
     base = base_rate(t.solvable for t in test_tasks)
-    assert accuracy <= base + MARGIN, f"page classifier {accuracy:.3f} vs base {base:.3f}: {why}"
+    assert page_scores.tree <= base + MARGIN, (
+        f"page tree {page_scores.tree:.3f} vs base {base:.3f}: {page_scores.why}"
+    )
 
 
-def test_page_classifier_finds_a_planted_leak(
-    train_tasks: list[Task], test_tasks: list[Task]
+def test_page_logistic_no_better_than_base_rate(
+    page_scores: PageScores, test_tasks: list[Task]
 ) -> None:
-    """Positive control: an extra canvas on limitation pages only is found."""
-
     base = base_rate(t.solvable for t in test_tasks)
-    assert page_accuracy(train_tasks, test_tasks, planted_page_leak)[0] > base + MARGIN
+    assert page_scores.logistic <= base + MARGIN, (
+        f"page logistic regression {page_scores.logistic:.3f} vs base {base:.3f}"
+    )
+
+
+def test_page_classifiers_find_a_planted_leak(
+    page_sample: PageSample, test_tasks: list[Task]
+) -> None:
+    """Positive control: one more class on the body of every limitation page (no tag or
+    attribute added, so only the widened features can see it) is found by both."""
+    base = base_rate(t.solvable for t in test_tasks)
+    planted = page_sample.replaced(planted_page_leak).scores()
+    assert planted.tree > base + MARGIN, planted.why
+    assert planted.logistic > base + MARGIN, planted.logistic
 
 
 def test_every_shared_template_is_mostly_solvable(train_tasks: list[Task]) -> None:

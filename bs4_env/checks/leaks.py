@@ -2,9 +2,10 @@
 
 Two shortcuts an RL policy would learn if they worked: reading solvability off the request
 wording, and reading it off page signatures (a canvas, a fetch() script, an embedded PDF,
-...). ``tests/test_leaks.py`` trains simple classifiers on these features and plays the
-"abstain when a signature is present" policy; this module holds what they share, so
-``scripts/leak_audit.py`` prints the same figures.
+...). ``tests/test_leaks.py`` trains simple classifiers on the prompt and on the page's
+surface (``leak_features``, ``leak_classifiers``) and plays the "abstain when a signature
+is present" policy; this module holds what they share, so ``scripts/leak_audit.py`` prints
+the same figures.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-
-from lxml import html as lxml_html
 
 from bs4_env.episode.prompt import user_prompt
 from bs4_env.grading.rubric import REWARD_ABSTAIN, REWARD_CORRECT, ToolUsage, grade
@@ -43,18 +42,6 @@ SIGNATURES: tuple[tuple[LimitReason, re.Pattern[str]], ...] = tuple(
         (LimitReason.FORM_SUBMISSION, r"<form\b[^>]*method=\"?post[^>]*>"),
     )
 )
-
-
-def page_features(html: str) -> list[str]:
-    """A bag of tag names and attribute names (``tag:div``, ``attr:data-endpoint``)."""
-    root = lxml_html.document_fromstring(html)
-    features: list[str] = []
-    for element in root.iter():
-        if not isinstance(element.tag, str):
-            continue  # comments and processing instructions
-        features.append(f"tag:{element.tag}")
-        features.extend(f"attr:{name}" for name in element.attrib)
-    return features
 
 
 def prompt_text(task: Task) -> str:
@@ -129,7 +116,6 @@ __all__ = [
     "SIGNATURES",
     "TemplateShare",
     "base_rate",
-    "page_features",
     "prompt_text",
     "reference_reward",
     "signature_abstention",

@@ -27,7 +27,13 @@ DISPLAYED = (
 ``$648<sup>.94</sup>``); a browser does not, and neither does the truth.
 """
 
-PRICE_SCHEMA = f'a string, the price exactly as displayed (e.g. "$12.50"), {DISPLAYED}'
+# Some pages hold the price only in embedded data (a JSON state blob) and display nothing
+# where it belongs: the schema says how to write it then, so "as displayed" is never a claim
+# about text that is not there.
+PRICE_SCHEMA = (
+    'a string, the price exactly as displayed (e.g. "$12.50"), or, where the page does not '
+    f"display it, exactly as its embedded data writes it; {DISPLAYED}"
+)
 TABLE_DICTS_SCHEMA = (
     f"a list of objects, one per body row, keyed by the exact header texts; cell texts {DISPLAYED}"
 )

@@ -76,12 +76,17 @@ def store_ld(
     return data
 
 
+def tel_href(phone: str) -> str:
+    """A ``tel:`` URL of a displayed number (digits and a leading plus), one shape everywhere."""
+    return "tel:" + "".join(ch for ch in phone if ch.isdigit() or ch == "+")
+
+
 def contact_section(rng: Random, store: str, street: str, phone_html: str, press: str) -> str:
     """The visible contact block; the customer-service row shows ``phone_html``."""
     rows = [
         f"<dt>Address</dt><dd>{escape(street)}</dd>",
         f"<dt>Customer service</dt><dd>{phone_html}</dd>",
-        f'<dt>Press office</dt><dd><a href="tel:{press.replace(" ", "")}">{press}</a></dd>',
+        f'<dt>Press office</dt><dd><a href="{tel_href(press)}">{press}</a></dd>',
         f"<dt>Opening hours</dt><dd>Mon–Fri {rng.randint(8, 10)}:00–{rng.randint(17, 20)}:00</dd>",
     ]
     body = rows[:1] + rng.sample(rows[1:], 3)

@@ -70,7 +70,8 @@ def draw_cards(rng: Random, names: Sequence[str], fmt: listing.PriceFormat) -> l
             name=name,
             price=fmt(listing.cents(rng)),
             href=f"/p/{token(rng, 8)}",
-            item_id=rng.randint(1000, 99999),
+            # Wide enough that two items of one page practically never share an id.
+            item_id=rng.randint(100_000, 9_999_999),
             thumb=f"/media/thumbs/{token(rng, 8)}.jpg",
         )
         for name in names
@@ -131,11 +132,40 @@ class Trigger:
     script: str
 
 
-def trigger(rng: Random, list_id: str, next_page: str, source: str) -> Trigger:
-    """A sentinel or "Load more" button pointing at ``next_page``.
+# One loader for every feed, as a site ships one: it shows the listing's hidden pages if the
+# HTML holds them, else the items of the listing's JSON blob (``<list id>-data``) after the
+# ones already shown, else it fetches the trigger's next page. Placeholder (skeleton) cards
+# are not items: they are neither counted nor kept. So what the script would do is decided
+# by the page's data alone, and its vocabulary is the same on every feed page.
+_LOADER = (
+    'function card(i){return \'<li class="item"><span class="item-name">\'+i.name+'
+    "'</span> <small class=\"price\">'+i.price+'</small></li>';}"
+    "function add(items){l.querySelectorAll('.skeleton').forEach(function(s){s.remove();});"
+    "l.insertAdjacentHTML('beforeend',items.map(card).join(''));}"
+    "function done(){t.dataset.nextPage='';t.hidden=true;"
+    "var e=l.parentNode.querySelector('.end-of-list');if(e){e.hidden=false;}}"
+    "function more(){"
+    "var h=[].filter.call(l.parentNode.querySelectorAll('.items'),function(e){return e!==l;});"
+    "if(h.length){h.forEach(function(e){e.hidden=false;e.removeAttribute('aria-hidden');"
+    "e.parentNode.style.display='';});return done();}"
+    "var b=document.getElementById(l.id+'-data');"
+    "if(b){var shown=l.querySelectorAll('.item:not(.skeleton)').length;"
+    "add(JSON.parse(b.textContent).listing.items.slice(shown));return done();}"
+    "fetch(t.dataset.nextPage).then(function(r){return r.json();}).then(function(d){"
+    "add(d.items);if(d.next){t.dataset.nextPage=d.next;}else{done();}});}"
+)
 
-    ``source`` is the script body that gets the next items: a ``fetch()`` of an endpoint on
-    a page that cannot be read statically, or a read of data already in the page.
+
+def blob_id(list_id: str) -> str:
+    """The id of the JSON blob the loader reads for the list ``list_id``."""
+    return f"{list_id}-data"
+
+
+def trigger(rng: Random, list_id: str, next_page: str) -> Trigger:
+    """A sentinel or "Load more" button for the list ``list_id``, and its loader script.
+
+    ``next_page`` is the endpoint the loader fetches when the page holds no more items; it
+    is there on every feed (sites keep it whether or not the first load needs it).
     """
     if rng.random() < 0.5:
         element_id = f"sentinel-{token(rng, 7)}"
@@ -155,9 +185,14 @@ def trigger(rng: Random, list_id: str, next_page: str, source: str) -> Trigger:
         watch = "t.addEventListener('click',more);"
     script = (
         f"<script>(function(){{var t=document.getElementById('{element_id}'),"
-        f"l=document.getElementById('{list_id}');function more(){{{source}}}{watch}}})();</script>"
+        f"l=document.getElementById('{list_id}');{_LOADER}{watch}}})();</script>"
     )
     return Trigger(element_id, html, script)
+
+
+def next_page_url(rng: Random) -> str:
+    """A cursor endpoint for a listing's next page."""
+    return f"/api/listings/{token(rng, 10)}?cursor={token(rng, 12)}"
 
 
 def json_blob(rng: Random, data: object, blob_id: str) -> str:

@@ -5,8 +5,8 @@ Sites style prices and phone numbers with their own ``@font-face`` fonts all the
 is private: the HTML holds private-use code points (U+E000-U+F8FF, as raw characters or
 ``&#x...;`` references) that only the font draws as digits, so the text read from the HTML
 is not the number a reader sees. Both use the same markup here (an element with an id, a
-font family named in a ``<style>`` rule or inline, a ``.woff2`` URL, sometimes an icon-font
-glyph beside it), so only the characters inside the element tell them apart.
+font family named in a ``<style>`` rule or inline, a ``.woff2`` URL, an icon-font glyph
+beside it), so only the characters inside the element tell them apart.
 
 Used by ``font_obfuscation`` (scrambled digits) and its solvable twin ``custom_font_value``
 (plain digits), half ``featured_price`` and half ``contact_phone`` requests each.
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from html import escape
 from random import Random
 
-from bs4_env.tasks.html import listing, slot_tables
+from bs4_env.tasks.html import listing, slot_tables, widgets
 from bs4_env.tasks.html.chrome import wrap_page
 from bs4_env.tasks.html.twin_pages import TwinPage
 from bs4_env.tasks.model import LimitReason
@@ -69,10 +69,7 @@ def font_value(rng: Random, subject: str, text: str, scrambled: bool) -> FontVal
     if scrambled and rng.random() < 0.5:
         inner = _references(inner)
     klass = rng.choice(_PRICE_CLASSES) if subject == "price" else "phone"
-    face = (
-        f"@font-face{{font-family:'{family}';src:url('/fonts/{family}.woff2') format('woff2'),"
-        f"url('/fonts/{family}.woff') format('woff');font-display:block;}}"
-    )
+    face = widgets.font_face(family)
     if rng.random() < 0.5:
         rule_class = f"ff-{token(rng, 5)}"
         style = f"<style>{face}.{rule_class}{{font-family:'{family}',sans-serif;}}</style>"
@@ -83,13 +80,14 @@ def font_value(rng: Random, subject: str, text: str, scrambled: bool) -> FontVal
             f'<span id="{element_id}" class="{klass}" '
             f"style=\"font-family:'{family}',sans-serif\">{inner}</span>"
         )
-    if rng.random() < 0.4:
-        glyph = chr(0xE000 + rng.randrange(256))
-        icon = (
-            f'<i class="icon icon-{rng.choice(_ICONS[subject])}" aria-hidden="true">'
-            f"&#x{ord(glyph):x};</i> "
-        )
-        element = icon + element
+    # Always an icon glyph beside it: private-use characters then mark every such page,
+    # scrambled or not, not only the scrambled ones.
+    glyph = chr(0xE000 + rng.randrange(256))
+    icon = (
+        f'<i class="icon icon-{rng.choice(_ICONS[subject])}" aria-hidden="true">'
+        f"&#x{ord(glyph):x};</i> "
+    )
+    element = icon + element
     return FontValue(element=element, style=style, tokens=(element_id, family))
 
 

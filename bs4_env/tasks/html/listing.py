@@ -61,7 +61,7 @@ def price_markup(rng: Random, text: str) -> str:
 def product_card(rng: Random, name: str, price_html: str, price_class: str = "price") -> str:
     """A small card for a related or recommended product."""
     return (
-        f'<div class="card product-card" data-id="{rng.randint(1000, 99999)}">'
+        f'<div class="card product-card" data-id="{rng.randint(100_000, 9_999_999)}">'
         f'<a href="/p/{token(rng, 8)}"><img src="/media/thumbs/{token(rng, 8)}.jpg" '
         f'alt="{escape(name)}"></a><h3 class="card-title"><a href="/p/{token(rng, 8)}">'
         f'{escape(name)}</a></h3><span class="{price_class}">{price_html}</span></div>'

@@ -107,15 +107,17 @@ def _notes(rng: Random, fact: Fact, other: Fact, where: str) -> str:
 
 
 def _details(rng: Random, show: Show, fact: Fact, other: Fact, where: str) -> str:
-    """A transcript (holding the fact only ``where`` is "transcript"), an excerpt or chapters."""
-    if where != "transcript" and rng.random() < 0.5:
-        chapters = _chapters(rng, show, fact)
-        return f'<details class="chapters"><summary>Chapters</summary>{chapters}</details>'
+    """A transcript or an excerpt (holding the fact only ``where`` is "transcript"), and
+    chapters on half the pages: every page has both kinds as often, wherever the fact is."""
+    chapters = ""
+    if rng.random() < 0.5:
+        cues = _chapters(rng, show, fact)
+        chapters = f'<details class="chapters"><summary>Chapters</summary>{cues}</details>'
     statements = rng.sample(fact.decoy_sentences, rng.randint(1, len(fact.decoy_sentences)))
     label = rng.choice(("Transcript", "Transcript excerpt", "Read along"))
     said = fact if where == "transcript" else None
     cues = _transcript(rng, show, [*statements, other.sentence], said)
-    return f'<details class="transcript"><summary>{label}</summary>{cues}</details>'
+    return f'<details class="transcript"><summary>{label}</summary>{cues}</details>{chapters}'
 
 
 def _more(rng: Random, show: Show, kind: str, title: str, phrase: str) -> str:

@@ -24,6 +24,15 @@ _KINDS = {
     "price": ("span", "price", "price current", "/api/prices/", "price-widget"),
     "listing": ("div", "list", "items-mount", "/api/listings/", "listing-app"),
 }
+RENDER_CALLS = {"renderTable": "table", "renderPrice": "price", "renderList": "listing"}
+"""The function each renderer bundle defines, and the subject it renders."""
+
+
+def bundle_of(call: str) -> str:
+    """The file-name stem of the bundle that defines ``call`` (``/static/js/<stem>.<hash>.js``)."""
+    return _KINDS[RENDER_CALLS[call]][4]
+
+
 _SPINNERS = {
     "table": '<div class="spinner">Loading…</div>',
     "price": "…",
@@ -45,11 +54,12 @@ class Mount:
         """What locates the mount: its id, its endpoint and its renderer's file name."""
         return (self.element_id, self.endpoint, self.script_url.rsplit("/", 1)[-1])
 
-    def node(self, inner: str | None) -> str:
-        """The mount element: ``inner`` already rendered in it, or a spinner when None."""
+    def node(self, inner: str | None, spinner: bool = True) -> str:
+        """The mount element: ``inner`` already rendered in it, or when None empty but for a
+        loading indicator (if ``spinner``)."""
         tag, _, klass, _, _ = _KINDS[self.subject]
         busy = "true" if inner is None else "false"
-        body = _SPINNERS[self.subject] if inner is None else inner
+        body = (_SPINNERS[self.subject] if spinner else "") if inner is None else inner
         return (
             f'<{tag} id="{self.element_id}" class="{klass}" '
             f'data-endpoint="{self.endpoint}" aria-busy="{busy}">{body}</{tag}>'
@@ -57,11 +67,11 @@ class Mount:
 
     def scripts(self) -> str:
         """The renderer bundle and the inline call that mounts it (refreshing live data)."""
-        call = {"table": "renderTable", "price": "renderPrice", "listing": "renderList"}
+        call = next(name for name, kind in RENDER_CALLS.items() if kind == self.subject)
         return (
             f'<script src="{self.script_url}" defer></script>'
             "<script>window.addEventListener('DOMContentLoaded',function(){"
-            f"{call[self.subject]}(document.getElementById('{self.element_id}'),"
+            f"{call}(document.getElementById('{self.element_id}'),"
             f"'{self.endpoint}');}});</script>"
         )
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from html import escape
 from random import Random
 
-from bs4_env.tasks.html import slot_tables
+from bs4_env.tasks.html import lookalikes, slot_tables
 from bs4_env.tasks.html.chrome import wrap_page
 from bs4_env.tasks.html.twin_pages import TwinPage
 from bs4_env.tasks.model import LimitReason
@@ -24,11 +24,6 @@ TEMPLATES = ("table_as_dicts", "item_list")
 _REGIONS = ("North", "South", "East", "West", "Central", "Online", "Export", "Wholesale")
 _PERIODS = ("This quarter", "Last quarter", "Year to date", "Last 12 months")
 _SORTS = ("Featured", "Price: low to high", "Price: high to low", "Newest", "Top rated")
-_EMPTY_HINTS = (
-    "Results appear here after you submit the form.",
-    "Make a selection above to see results.",
-    "No results yet: submit the form above.",
-)
 
 
 def _options(values: list[str]) -> str:
@@ -103,7 +98,7 @@ def form_page(rng: Random, with_defaults: bool) -> TwinPage:
     if with_defaults:
         inner = f'<p class="results-hint">Showing: {escape(form.default)}</p>{layout.data}'
     else:
-        inner = f'<p class="results-hint">{rng.choice(_EMPTY_HINTS)}</p>'
+        inner = f'<p class="results-hint">{rng.choice(lookalikes.EMPTY_HINTS)}</p>'
     html = wrap_page(
         rng,
         title=layout.title,

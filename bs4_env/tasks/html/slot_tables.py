@@ -63,12 +63,17 @@ _NOTES = {
 
 
 def notes_block(rng: Random, subject: str) -> str:
-    """A short titled text block (what a solvable page has where a blocked one has a decoy)."""
-    tag = rng.choice(("h2", "h2", "h3"))
-    return (
-        f'<section class="notes"><{tag}>{rng.choice(_NOTES[subject])}</{tag}>'
-        f"<p>{escape(pools.sentence(rng, rng.randint(10, 24)))}</p></section>"
-    )
+    """A short titled text block (what a solvable page has where a blocked one has a decoy),
+    framed like that decoy (a table block or a listing section, an ``h2`` title), so its
+    classes and ids are ones both kinds of page carry."""
+    title = rng.choice(_NOTES[subject])
+    text = f"<p>{escape(pools.sentence(rng, rng.randint(10, 24)))}</p>"
+    if subject == "table":
+        return (
+            f'<section class="table-block"><h2 class="section-title">{title}</h2>{text}</section>'
+        )
+    frame = f'<section class="listing" id="listing-{token(rng, 6)}">'
+    return f'{frame}<h2 class="listing-title">{title}</h2>{text}</section>'
 
 
 def _table_state(caption: str, headers: list[str], rows: list[list[str]]) -> dict[str, JSONValue]:

@@ -24,7 +24,9 @@ from bs4_env.tasks.rng import token
 SLOT = "\x00slot\x00"
 """Stands where the requested data goes; ``Slotted.main`` replaces it exactly once."""
 
-_CURRENT_CLASSES = ("price current", "current price", "price price--sale current", "price current")
+# Only classes a blocked page carries too (in its old, hidden and mounted prices): a class
+# that only the displayed current price has would tell a solvable page by itself.
+_CURRENT_CLASSES = ("price current", "current price")
 _HIDING = ('style="display:none"', "hidden", 'style="display: none;"', 'aria-hidden="true" hidden')
 _OLD = (
     '<s class="price old">{}</s>',
@@ -121,10 +123,13 @@ def featured_price(rng: Random, blocked: bool) -> Slotted:
     rng.shuffle(sections)
     inner = listing.price_markup(rng, fmt(current))
     data = f'<span class="{rng.choice(_CURRENT_CLASSES)}">{inner}</span>'
-    related = [
-        {"name": other, "price": {"current": fmt(listing.cents(rng))}}
-        for other in listing.other_products(rng, name, rng.randint(2, 3))
-    ]
+    # Related products carry a "was" price too, so a blob of them has the keys of the
+    # featured product's record (a blob holding only them is no rarer a sight).
+    related: list[JSONValue] = []
+    for other in listing.other_products(rng, name, rng.randint(2, 3)):
+        now = listing.cents(rng)
+        was = now * rng.randint(110, 150) // 100
+        related.append({"name": other, "price": {"current": fmt(now), "was": fmt(was)}})
     return Slotted(
         query=queries.featured_price(name),
         truth=fmt(current),
@@ -159,11 +164,10 @@ def contact_phone(rng: Random, blocked: bool) -> Slotted:
     in_head = rng.randint(0, len(scripts))
     contact = articles.contact_section(rng, store, street, SLOT, press)
     sections = [contact, articles.branch_section(other, other_street), *scripts[in_head:]]
-    digits = "".join(ch for ch in phone if ch.isdigit() or ch == "+")
     data = rng.choice(
         (
-            f'<a href="tel:{digits}">{escape(phone)}</a>',
-            f'<span class="phone">{escape(phone)}</span>',
+            f'<a href="{articles.tel_href(phone)}">{escape(phone)}</a>',
+            f"<span>{escape(phone)}</span>",
             escape(phone),
         )
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 from html import escape
 from random import Random
 
-from bs4_env.tasks.html import slot_tables
+from bs4_env.tasks.html import articles, slot_tables
 from bs4_env.tasks.html.chrome import wrap_page
 from bs4_env.tasks.html.twin_pages import TwinPage
 from bs4_env.tasks.model import LimitReason
@@ -43,14 +43,14 @@ def _phone_slot(rng: Random, phone: str | None) -> tuple[str, tuple[str, ...]]:
             f"style=\"display:inline-block;width:180px;height:22px;background-image:url('"
             f"/img/contact/{image}')\"></span>"
         )
-    # A link beside the image is as common without the number: a call-back request.
+    # A call-back link is as common on either page; the number's own ``tel:`` link has the
+    # shape of the press office's on every contact page.
     link = ""
     if phone is not None and not in_label:
-        digits = "".join(ch for ch in phone if ch.isdigit() or ch == "+")
-        link = f' <a class="call" href="tel:{digits}">{escape(phone)}</a>'
-    elif rng.random() < 0.5:
+        link = f' <a href="{articles.tel_href(phone)}">{escape(phone)}</a>'
+    if rng.random() < 0.5:
         callback = f"/contact/callback?ref={token(rng, 6)}"
-        link = f' <a class="call" href="{callback}">Request a call back</a>'
+        link += f' <a class="call" href="{callback}">Request a call back</a>'
     return graphic + link, (element_id, image)
 
 
@@ -75,7 +75,7 @@ def _table_slot(rng: Random, caption: str, table: str | None) -> tuple[str, tupl
         label = "Text version of the table" if table is not None else "About these figures"
         after = f"<details><summary>{label}</summary>{body}</details>"
     elif where == "below" and table is not None:
-        after = f'<p class="text-version">Text version:</p>{table}'
+        after = f"<p>Text version:</p>{table}"
     return figure + after, (element_id, image)
 
 

@@ -30,6 +30,10 @@ _GUARDED = {
 }
 
 
+# The challenge's action label, drawn alike in both roles (a blocking-only label would tell).
+_ACTIONS = ("view", "submit", "verify", "managed")
+
+
 @dataclass(frozen=True)
 class Wall:
     """A built element: its markup and the seed-random identifiers it alone carries."""
@@ -59,7 +63,7 @@ def challenge(rng: Random, subject: str, blocking: bool) -> Wall:
         f'<p class="bot-check-title">{escape(title)}</p>'
         f'<form id="{form_id}" action="/cdn-cgi/challenge/verify?tk={token(rng, 12)}" '
         f'method="post"><div class="cf-turnstile" data-sitekey="0x{token(rng, 16)}" '
-        f'data-action="{"view" if blocking else "submit"}"></div>'
+        f'data-action="{rng.choice(_ACTIONS)}"></div>'
         f'<button type="submit">{escape(button)}</button></form>'
         "<noscript>Please enable JavaScript and cookies to continue.</noscript>"
         f'<p class="ray-id">Ray ID: <code>{ray}</code></p>'
@@ -93,8 +97,9 @@ _LABELS = {"price": ("Price", "Our price", "Your price"), "phone number": ("Phon
 _PLACEHOLDER = {"price": "$•••.••", "phone number": "+•• ••• ••• ••••"}
 
 
-def sign_in_gate(rng: Random, subject: str, blocking: bool) -> Wall:
-    """A sign-in gate: a blurred placeholder and a login link with a return address.
+def sign_in_gate(rng: Random, subject: str, blocking: bool, blur: bool) -> Wall:
+    """A sign-in gate: a login link with a return address, after a blurred placeholder if
+    ``blur`` (a page's gates all look alike, so the page draws it once).
 
     Blocking, it stands where the ``subject`` would be; otherwise it is a teaser for a
     members-only extra (a member price, saved lists, an account manager).
@@ -105,15 +110,16 @@ def sign_in_gate(rng: Random, subject: str, blocking: bool) -> Wall:
         label, text = rng.choice(_LABELS[subject]), rng.choice(_GATE_TEXT[subject])
     else:
         label, text = rng.choice(_TEASERS[subject])
-    # A blocking gate returns to the page it blocks; a teaser to the member's account.
-    back = {"price": "/p/", "phone number": "/stores/"}[subject] if blocking else "/account/"
+    # Either gate returns to the page it is on, as a site's sign-in link does: where it
+    # returns to must not tell a blocking gate from a teaser.
+    back = {"price": "/p/", "phone number": "/stores/"}[subject]
     link = (
         f'<a class="gate-link" href="/login?next={back}{token(rng, 6)}&amp;ref={ref}">'
         f"{escape(text)}</a>"
     )
     placeholder = (
         f'<span class="gate-blur" aria-hidden="true">{_PLACEHOLDER[subject]}</span> '
-        if rng.random() < 0.6
+        if blur
         else ""
     )
     caption = f'<span class="gate-label">{escape(label)}:</span> '
@@ -121,6 +127,7 @@ def sign_in_gate(rng: Random, subject: str, blocking: bool) -> Wall:
     return Wall(html, (gate_id, ref))
 
 
-def teaser_block(rng: Random, subject: str) -> str:
+def teaser_block(rng: Random, subject: str, blur: bool) -> str:
     """A non-blocking sign-in teaser as its own small block of the main region."""
-    return f'<div class="member-teaser">{sign_in_gate(rng, subject, blocking=False).html}</div>'
+    gate = sign_in_gate(rng, subject, blocking=False, blur=blur)
+    return f'<div class="member-teaser">{gate.html}</div>'

@@ -18,7 +18,7 @@ from html import escape
 from random import Random
 from types import MappingProxyType
 
-from bs4_env.tasks.html import pools
+from bs4_env.tasks.html import feeds, lookalikes, pools
 from bs4_env.tasks.model import DIFFICULTY_RANK, Difficulty, LimitReason
 from bs4_env.tasks.rng import token
 
@@ -33,10 +33,11 @@ def async_loader(rng: Random) -> str:
     return (
         f'<section class="{what}-widget"><h3>Customer {what}</h3>'
         f'<div id="{box}" class="{what}-list" data-endpoint="{endpoint}" aria-busy="true">'
-        f"Loading {what}…</div><noscript>Enable JavaScript to see {what}.</noscript>"
-        f"<script>fetch('{endpoint}').then(function(r){{return r.json();}})"
-        f".then(function(d){{document.getElementById('{box}').innerHTML=d.html;}});</script>"
-        "</section>"
+        f'<div class="spinner">Loading {what}…</div></div>'
+        f"<noscript>Enable JavaScript to see {what}.</noscript>"
+        "<script>window.addEventListener('DOMContentLoaded',function(){"
+        f"fetch('{endpoint}').then(function(r){{return r.json();}}).then(function(d){{"
+        f"document.getElementById('{box}').innerHTML=d.html;}});}});</script></section>"
     )
 
 
@@ -111,7 +112,8 @@ def challenge_widget(rng: Random) -> str:
 
 def sign_in(rng: Random) -> str:
     """A sign-in link or a hidden sign-in dialog (members-only areas elsewhere on the site)."""
-    back = f"/account?from={token(rng, 6)}"
+    # It returns to the page it is on, like the sign-in gates of ``walls``.
+    back = f"/{rng.choice(('p', 'stores', 'account'))}/{token(rng, 6)}&amp;ref={token(rng, 9)}"
     if rng.random() < 0.5:
         return (
             f'<div class="account-links"><a class="sign-in" href="/login?next={back}">Sign in'
@@ -125,16 +127,29 @@ def sign_in(rng: Random) -> str:
 
 
 def load_more(rng: Random) -> str:
-    """A feed of a few entries with a button that fetches more on demand."""
+    """Comments or an activity feed that scrolls on forever, beside whatever the page is for.
+
+    It runs the listings' own loader (``feeds.trigger``) with a cursor endpoint, so the
+    words of an endless feed (``nextPage``, ``dataset``, ``next``) are on pages of every kind.
+    """
+    what = rng.choice(("comments", "activity", "questions"))
+    feed_id = f"{what}-{token(rng, 6)}"
     entries = "".join(
         f'<li class="feed-item">{escape(pools.sentence(rng, rng.randint(5, 9)))}</li>'
         for _ in range(rng.randint(2, 4))
     )
-    cursor = token(rng, 10)
+    loader = feeds.trigger(rng, feed_id, f"/api/{what}/{token(rng, 8)}?cursor={token(rng, 10)}")
     return (
-        f'<section class="activity"><h3>Latest activity</h3><ul class="feed">{entries}</ul>'
-        f'<button class="load-more" data-next="/api/feed?cursor={cursor}" '
-        'data-infinite-scroll="true">Load more</button></section>'
+        f'<section class="{what}-feed"><h3>Latest {what}</h3>'
+        f'<ul class="feed" id="{feed_id}">{entries}</ul>{loader.html}{loader.script}</section>'
+    )
+
+
+def font_face(family: str) -> str:
+    """An ``@font-face`` rule as sites write one, for icon fonts and digit fonts alike."""
+    return (
+        f"@font-face{{font-family:'{family}';src:url('/fonts/{family}.woff2') format('woff2'),"
+        f"url('/fonts/{family}.woff') format('woff');font-display:block;}}"
     )
 
 
@@ -147,8 +162,7 @@ def icon_font(rng: Random) -> str:
         for site in rng.sample(("social", "video", "photos", "chat", "news"), 3)
     )
     return (
-        f"<style>@font-face{{font-family:'{family}';src:url('/fonts/{family}.woff2') "
-        f"format('woff2');}}.icon{{font-family:'{family}';}}</style>"
+        f"<style>{font_face(family)}.icon{{font-family:'{family}',sans-serif;}}</style>"
         f'<div class="social">{icons}</div>'
     )
 
@@ -184,21 +198,22 @@ def post_form(rng: Random) -> str:
     )
 
 
-WIDGETS: MappingProxyType[LimitReason, Widget] = MappingProxyType(
+WIDGETS: MappingProxyType[LimitReason, tuple[Widget, ...]] = MappingProxyType(
     {
-        LimitReason.JS_RENDERED: async_loader,
-        LimitReason.CANVAS_TEXT: canvas_chart,
-        LimitReason.IMAGE_TEXT: image_banner,
-        LimitReason.PDF_EMBED: pdf_document,
-        LimitReason.BOT_WALL: challenge_widget,
-        LimitReason.LOGIN_REQUIRED: sign_in,
-        LimitReason.INFINITE_SCROLL: load_more,
-        LimitReason.FONT_OBFUSCATION: icon_font,
-        LimitReason.MEDIA_ONLY: media_player,
-        LimitReason.FORM_SUBMISSION: post_form,
+        LimitReason.JS_RENDERED: (async_loader,),
+        LimitReason.CANVAS_TEXT: (canvas_chart, lookalikes.fetched_chart),
+        LimitReason.IMAGE_TEXT: (image_banner, lookalikes.table_image),
+        LimitReason.PDF_EMBED: (pdf_document, lookalikes.pdf_viewer),
+        LimitReason.BOT_WALL: (challenge_widget, lookalikes.review_check),
+        LimitReason.LOGIN_REQUIRED: (sign_in, lookalikes.member_teaser),
+        LimitReason.INFINITE_SCROLL: (load_more,),
+        LimitReason.FONT_OBFUSCATION: (icon_font,),
+        LimitReason.MEDIA_ONLY: (media_player,),
+        LimitReason.FORM_SUBMISSION: (post_form, lookalikes.store_finder),
     }
 )
-"""The harmless widget of each limitation kind (one per ``LimitReason``)."""
+"""The harmless widgets of each limitation kind (one per ``LimitReason``, drawn evenly):
+generic ones, and copies of the blocking element in a harmless role (``lookalikes``)."""
 
 # Chance that a page carries at least one widget of a kind, by difficulty rank.
 _PRESENCE = {0: 0.0, 1: 0.45, 2: 0.55, 3: 0.65}
@@ -224,8 +239,8 @@ def page_widgets(
     if limitation is not None and DIFFICULTY_RANK[difficulty] == 0:
         raise ValueError("limitation pages need chrome of difficulty easy or above")
     chosen: list[str] = []
-    for reason, build in WIDGETS.items():
+    for reason, builders in WIDGETS.items():
         for _ in range(widget_count(rng, difficulty, blocking=reason is limitation)):
-            chosen.append(build(rng))
+            chosen.append(rng.choice(builders)(rng))
     rng.shuffle(chosen)
     return chosen

@@ -5,7 +5,7 @@ element whose nearest ``article.review`` ancestor is that review, read in the pa
 rating style: a title, an aria-label, a data attribute or filled star icons) and counting
 per label with a dict.
 Shortcuts resisted: counting every ``.rating`` in the section adds the "Most helpful" box
-(a copy of one review from the list, same ``data-review-id``) and the ratings quoted in
+(a verbatim copy of one review from the list, same ``data-review-id``) and the ratings quoted in
 seller replies nested inside reviews; counting over the whole page adds a second product's
 reviews with the same markup; zero counts are left out, so a fixed 1..5 dict is wrong.
 """
@@ -76,11 +76,9 @@ def _section(rng: Random, product: str, style: int) -> tuple[str, dict[str, int]
     ids = [f"r{token(rng, 6)}" for _ in ratings]
     replies = set(rng.sample(range(len(ratings)), rng.randint(1, max(1, len(ratings) // 4))))
     reviews = [_review(rng, ids[i], stars, style, i in replies) for i, stars in enumerate(ratings)]
-    best = rng.randrange(len(ratings))
-    helpful = (
-        f'<aside class="most-helpful"><h3>Most helpful</h3>'
-        f"{_review(rng, ids[best], ratings[best], style, False)}</aside>"
-    )
+    # The box shows the very same review as the list (reviewer, date, body, any reply), so
+    # whoever de-duplicates by what is displayed or by data-review-id counts it once.
+    helpful = f'<aside class="most-helpful"><h3>Most helpful</h3>{rng.choice(reviews)}</aside>'
     counts: dict[str, int] = {}
     for stars in sorted(ratings, reverse=True):
         counts[str(stars)] = counts.get(str(stars), 0) + 1
@@ -120,7 +118,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.AGGREGATION,
     difficulty=Difficulty.MEDIUM,
     solvable=True,
-    version=1,
+    version=2,
     phase="phase2",
     description="Reviews per star rating: a helpful-box copy and quoted ratings to ignore.",
     answer_schema=(

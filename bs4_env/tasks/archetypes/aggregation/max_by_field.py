@@ -26,7 +26,7 @@ _SORTS = ("Sorted by: Popularity", "Sorted by: Newest", "Sorted by: Relevance", 
 
 def _card(rng: Random, name: str, cents: int, rating: int, symbol: str) -> str:
     return (
-        f'<li class="card" data-id="{rng.randint(1000, 99999)}">'
+        f'<li class="card" data-id="{rng.randint(100_000, 9_999_999)}">'
         f'<img src="/media/{token(rng, 8)}.jpg" alt="" loading="lazy">'
         f'<h3 class="card-title"><a href="/p/{token(rng, 8)}">{escape(name)}</a></h3>'
         f'<p class="price">{agg.money(cents, symbol)}</p>'
@@ -98,7 +98,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.AGGREGATION,
     difficulty=Difficulty.EASY,
     solvable=True,
-    version=1,
+    version=2,
     phase="phase2",
     description="Name of the listing card with the highest price or rating; sidebar decoys.",
     answer_schema='a string, the product name as shown on its card (e.g. "Walnut Side Table")',

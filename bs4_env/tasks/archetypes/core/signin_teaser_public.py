@@ -27,12 +27,13 @@ TEMPLATES = ("featured_price", "contact_phone")
 def generate(rng: Random) -> Generated:
     layout = slot_tables.build(rng, rng.choice(TEMPLATES), blocked=False)
     slot, extras = layout.data, []
+    blur = rng.random() < 0.6  # as on ``login_required``: one look for a page's gates
     if layout.subject == "price" and rng.random() < 0.5:
-        slot += " " + walls.sign_in_gate(rng, layout.subject, blocking=False).html
+        slot += " " + walls.sign_in_gate(rng, layout.subject, blocking=False, blur=blur).html
     else:
-        extras.append(walls.teaser_block(rng, layout.subject))
+        extras.append(walls.teaser_block(rng, layout.subject, blur))
     if rng.random() < 0.3:
-        extras.append(walls.teaser_block(rng, layout.subject))
+        extras.append(walls.teaser_block(rng, layout.subject, blur))
     html = wrap_page(
         rng,
         title=layout.title,
@@ -58,7 +59,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.CORE,
     difficulty=Difficulty.MEDIUM,
     solvable=True,
-    version=1,
+    version=2,
     phase="phase2",
     description="A public price or phone number among members-only sign-in teasers.",
     answer_schema="in the shape the request's template gives",

@@ -9,7 +9,7 @@ as evidence instead of answering another visible number.
 Shortcuts resisted: the requests are word-for-word the shared ``featured_price`` and
 ``contact_phone`` requests with names from the same pools; the solvable twin
 ``custom_font_value`` sets its value in the same kind of custom font (same ``<style>``,
-ids, classes and sometimes an icon-font glyph beside it), so "an ``@font-face`` or a
+ids, classes and an icon-font glyph beside it), so "an ``@font-face`` or a
 private-use character near the value means abstain" scores 0 there; old, hidden and
 related prices, a press-office number and a sister store's JSON-LD telephone sit on the
 page, so answering "some price" or "some phone" is wrong.
@@ -35,7 +35,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.LIMITATION,
     difficulty=Difficulty.MEDIUM,
     solvable=False,
-    version=1,
+    version=2,
     phase="phase2",
     description="The price or phone is private-use glyphs that only a custom font draws as digits.",
     answer_schema="in the shape the request's template gives",

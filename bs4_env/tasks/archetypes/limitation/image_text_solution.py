@@ -22,8 +22,10 @@ if "phone number of the store" in QUERY:
     heading = next(h for h in soup.find_all(["h1", "h2"]) if text(h) == store)
     block = heading.parent.find("dt", string="Customer service").find_next_sibling("dd")
     graphic = block.find(id=True)
-    # The row's text (e.g. a tel: link), else the image's text alternative.
-    for candidate in (text(block), graphic.get("alt", ""), graphic.get("aria-label", "")):
+    link = block.find("a", href=re.compile(r"^tel:"))
+    # The row's tel: link (not the call-back link beside it), else the image's text alternative.
+    candidates = (text(link) if link else "", graphic.get("alt", ""), graphic.get("aria-label", ""))
+    for candidate in candidates:
         if re.search(r"\d", candidate):
             answer = candidate
             break

@@ -8,8 +8,9 @@ endpoint, then abstaining with the trigger's id or endpoint as evidence.
 Shortcuts resisted: the request is word-for-word the shared ``item_list`` request ("every
 item, not only the first ones shown"), with titles and names from the same pools; the
 solvable twins ``load_more_static`` and ``load_more_json`` have the same count line, list,
-trigger and script shape (their rest hidden in the page or in a JSON blob), so "a
-load-more trigger means abstain" and "answer the visible items" both fail; skeleton
+trigger, cursor endpoint and loader script (``feeds.trigger``: hidden page, else JSON blob,
+else fetch; their rest is hidden in the page or in a JSON blob), so "a load-more trigger
+or a ``fetch`` means abstain" and "answer the visible items" both fail; skeleton
 placeholders, decoy listings and a JSON blob of another listing sit on this page, so
 counting ``<li>`` or reading any blob is wrong.
 """
@@ -30,11 +31,6 @@ from bs4_env.tasks.model import (
 )
 from bs4_env.tasks.rng import token
 
-FETCH = (
-    "fetch(t.dataset.nextPage).then(function(r){return r.json();}).then(function(d){"
-    "l.insertAdjacentHTML('beforeend',d.html);t.dataset.nextPage=d.next;});"
-)
-
 
 def generate(rng: Random) -> Generated:
     # ``load_more_static`` keeps its other cards in the page (hidden) with a notes block;
@@ -42,16 +38,14 @@ def generate(rng: Random) -> Generated:
     # amount of listing markup and the number of blocks are distributed alike.
     extra = rng.randint(3, 12) if rng.random() < 0.5 else 0
     feed = feed_pages.start(rng, extra, notes=False)
-    endpoint = f"/api/listings/{token(rng, 10)}?cursor={token(rng, 12)}"
-    trigger = feeds.trigger(rng, feed.list_id, endpoint, FETCH)
+    endpoint = feeds.next_page_url(rng)
+    trigger = feeds.trigger(rng, feed.list_id, endpoint)
     slot = feed.slot(rng, trigger)
-    # Shown when the feed runs out (the hidden page of ``load_more_static`` is as common).
-    if rng.random() < 1 / 3:
-        slot += '<p class="end-of-list" hidden>You have seen all items.</p>'
     extras = []
     # ``load_more_json`` embeds its items as JSON; a blob here holds another listing.
     if rng.random() < 0.5:
-        extras.append(feeds.json_blob(rng, feed.layout.decoy_state, f"data-{token(rng, 6)}"))
+        other = feeds.blob_id(f"items-{token(rng, 6)}")
+        extras.append(feeds.json_blob(rng, feed.layout.decoy_state, other))
     return Generated(
         html=feed_pages.page(rng, feed, slot, extras),
         query=feed.layout.query.text,
@@ -69,7 +63,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.LIMITATION,
     difficulty=Difficulty.MEDIUM,
     solvable=False,
-    version=1,
+    version=2,
     phase="phase2",
     description="A listing shows its first items; the rest load by XHR from a cursor endpoint.",
     answer_schema=queries.ITEM_LIST_SCHEMA,

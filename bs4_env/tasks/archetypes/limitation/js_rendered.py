@@ -40,7 +40,9 @@ def generate(rng: Random) -> Generated:
     # A quarter of the twins hydrate from a state blob; a blob here holds only other data.
     if rng.random() < 1 / 4:
         extras.append(mounts.state_blob(rng, {"modules": [layout.decoy_state]}))
-    slot = mount.node(None) + mounts.noscript(layout.subject)
+    # Half of ``hydrated_mount``'s mounts are rendered on the server, with no loading
+    # indicator: an empty mount here shows one as often as the twins' mounts do.
+    slot = mount.node(None, spinner=rng.random() < 0.75) + mounts.noscript(layout.subject)
     return Generated(
         html=mounts.mounted_page(rng, layout, mount, slot, extras),
         query=layout.query.text,
@@ -56,7 +58,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.LIMITATION,
     difficulty=Difficulty.MEDIUM,
     solvable=False,
-    version=2,
+    version=3,
     description="The requested table, price or listing is rendered client-side from an endpoint.",
     # Each request carries its own answer shape (that of the shared template it uses).
     answer_schema="in the shape the request's template gives",

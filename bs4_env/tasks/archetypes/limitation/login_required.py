@@ -35,9 +35,16 @@ TEMPLATES = ("featured_price", "contact_phone")
 
 def generate(rng: Random) -> Generated:
     layout = slot_tables.build(rng, rng.choice(TEMPLATES), blocked=True)
-    gate = walls.sign_in_gate(rng, layout.subject, blocking=True)
-    # The twin always shows a members-only teaser; here one sometimes sits elsewhere.
-    extras = [walls.teaser_block(rng, layout.subject)] if rng.random() < 0.3 else []
+    blur = rng.random() < 0.6
+    gate = walls.sign_in_gate(rng, layout.subject, blocking=True, blur=blur)
+    # Teaser blocks as often as on the twin ``signin_teaser_public``: there a product page
+    # has its teaser in the price box half the time (here the gate stands there), else in a
+    # block of its own, and any page has another block three times in ten.
+    extras = []
+    if layout.subject != "price" or rng.random() >= 0.5:
+        extras.append(walls.teaser_block(rng, layout.subject, blur))
+    if rng.random() < 0.3:
+        extras.append(walls.teaser_block(rng, layout.subject, blur))
     html = wrap_page(
         rng,
         title=layout.title,
@@ -64,7 +71,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.LIMITATION,
     difficulty=Difficulty.MEDIUM,
     solvable=False,
-    version=1,
+    version=2,
     phase="phase2",
     description="The requested price or phone number is replaced by a sign-in gate.",
     answer_schema="in the shape the request's template gives",

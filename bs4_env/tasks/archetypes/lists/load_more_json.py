@@ -1,11 +1,12 @@
 """A "load more" listing whose remaining items are in a JSON blob in the page.
 
 Skill: collecting every item of the named listing when only its first cards are rendered:
-the count line ("Showing 6 of 17 items") says more exist, the trigger's script reads them
-from a ``<script type="application/json">`` blob, and the blob (found by the listing's
-title) holds every item, so ``json.loads`` on it gives the whole list.
+the count line ("Showing 6 of 17 items") says more exist, the trigger's loader appends the
+items of a ``<script type="application/json">`` blob after those already shown (skeleton
+placeholders are not items), and the blob (found by the listing's title) holds every
+item, so ``json.loads`` on it gives the whole list.
 Shortcuts resisted: this is a solvable twin of ``infinite_scroll`` (same request, pools,
-count line, trigger and script shape, chrome level), so "a load-more trigger means
+count line, trigger, endpoint and loader script, chrome level), so "a load-more trigger means
 abstain" scores 0, and "answer the visible items" misses the rest; ``infinite_scroll``
 pages carry a JSON blob as often (of another listing), so the blob's title must match;
 skeleton placeholders and decoy listings sit on the page.
@@ -18,19 +19,12 @@ from random import Random
 from bs4_env.tasks import queries
 from bs4_env.tasks.html import feed_pages, feeds
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated
-from bs4_env.tasks.rng import token
-
-_FROM_BLOB = (
-    "var d=JSON.parse(document.getElementById('{}').textContent);"
-    "l.insertAdjacentHTML('beforeend',d.listing.items.slice(l.children.length).map(card).join(''));"
-)
 
 
 def generate(rng: Random) -> Generated:
     feed = feed_pages.start(rng, 0, notes=False)
-    blob_id = f"data-{token(rng, 6)}"
-    trigger = feeds.trigger(rng, feed.list_id, "2", _FROM_BLOB.format(blob_id))
-    blob = feeds.json_blob(rng, feed.layout.state, blob_id)
+    trigger = feeds.trigger(rng, feed.list_id, feeds.next_page_url(rng))
+    blob = feeds.json_blob(rng, feed.layout.state, feeds.blob_id(feed.list_id))
     inside = rng.random() < 0.5
     slot = feed.slot(rng, trigger) + (blob if inside else "")
     return Generated(
@@ -47,7 +41,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.LISTS,
     difficulty=Difficulty.MEDIUM,
     solvable=True,
-    version=1,
+    version=2,
     phase="phase2",
     description="A load-more listing whose other items are in a JSON blob the script reads.",
     answer_schema=queries.ITEM_LIST_SCHEMA,

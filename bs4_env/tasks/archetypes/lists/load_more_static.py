@@ -5,7 +5,8 @@ a "Load more" button or scroll sentinel only reveals (a list or wrapper hidden w
 ``hidden`` or ``display:none`` inside the listing's block), and checking the result
 against the listing's own count ("Showing 6 of 17 items").
 Shortcuts resisted: this is a solvable twin of ``infinite_scroll`` (same request, pools,
-count line, trigger and script shape, chrome level), so "a load-more trigger means
+count line, trigger, endpoint and loader script, chrome level; the sort menu is hidden the
+page's way too, so a hidden list is no tell), so "a load-more trigger means
 abstain" scores 0, and "answer the visible items" misses the rest; skipping hidden
 elements (right elsewhere) is wrong here because the request asks for every item; skeleton
 placeholders and decoy listings sit on the page.
@@ -19,16 +20,6 @@ from bs4_env.tasks import queries
 from bs4_env.tasks.html import feed_pages, feeds
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated
 
-_HIDDEN_PAGE = (
-    '<ul class="items page-2" hidden>{}</ul>',
-    '<div class="more-items" style="display:none"><ul class="items">{}</ul></div>',
-    '<ul class="items page-2" aria-hidden="true" hidden>{}</ul>',
-)
-_REVEAL = (
-    "l.parentNode.querySelectorAll('[hidden],.more-items')"
-    ".forEach(function(e){e.hidden=false;e.style.display='';});"
-)
-
 
 def generate(rng: Random) -> Generated:
     # A notes block stands where ``infinite_scroll`` often has another listing (as many
@@ -36,8 +27,10 @@ def generate(rng: Random) -> Generated:
     feed = feed_pages.start(rng, 0, notes=True)
     layout = feed.layout
     hidden = "".join(feeds.card_html(c, layout.card_style) for c in layout.cards[feed.shown :])
-    rest = rng.choice(_HIDDEN_PAGE).format(hidden)
-    slot = feed.slot(rng, feeds.trigger(rng, feed.list_id, "2", _REVEAL), rest)
+    # A second list of the same class, hidden the page's way: the loader
+    # (``feeds.trigger``) shows every other ``.items`` list of the listing.
+    rest = feed.hidden_list("items", hidden)
+    slot = feed.slot(rng, feeds.trigger(rng, feed.list_id, feeds.next_page_url(rng)), rest)
     return Generated(
         html=feed_pages.page(rng, feed, slot, []),
         query=layout.query.text,
@@ -52,7 +45,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.LISTS,
     difficulty=Difficulty.MEDIUM,
     solvable=True,
-    version=1,
+    version=2,
     phase="phase2",
     description="A load-more listing whose other items are pre-rendered, hidden, in the HTML.",
     answer_schema=queries.ITEM_LIST_SCHEMA,

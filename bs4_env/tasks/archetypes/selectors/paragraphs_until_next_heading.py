@@ -1,5 +1,8 @@
 """The paragraphs of one section of a guide: from its heading up to the next heading.
 
+The request bounds the guide's last section by the end of the guide, not by the next
+heading of the page (a cookie banner or footer may follow with headings and paragraphs).
+
 Skill: walking the following siblings of a heading and stopping at the next heading
 (``for sib in h2.find_next_siblings(): if sib.name == "h2": break``), keeping only ``<p>``.
 Shortcuts resisted: the general sibling combinator ``h2 ~ p`` and
@@ -87,8 +90,8 @@ def generate(rng: Random) -> Generated:
     html = wrap_page(rng, title=f"{product} guide", main_html=main, difficulty=ARCHETYPE.difficulty)
     query = (
         f'In the guide, what are the paragraphs of the section "{headings[target]}"? Return '
-        "the text of every paragraph (p element) from that heading up to the next heading, "
-        "in order."
+        "the text of every paragraph (p element) from that heading up to the next heading "
+        "or the end of the guide, in order."
     )
     return Generated(
         html=html, query=query, query_template="paragraphs_until_next_heading", truth=truth
@@ -100,7 +103,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.SELECTORS,
     difficulty=Difficulty.EASY,
     solvable=True,
-    version=1,
+    version=2,
     phase="phase2",
     description="Paragraphs from one heading up to the next (h2 ~ p runs past it).",
     answer_schema=(

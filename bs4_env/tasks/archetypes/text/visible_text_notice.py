@@ -49,7 +49,11 @@ def _hidden(rng: Random, kind: int) -> str:
             )
         ).format(words)
     if kind == 2:
-        return f"<script>window.__n='{token(rng)}';track('{words}');</script>"
+        # Only what a browser defines: a page script calling an undefined function is broken.
+        return (
+            f"<script>window.__n='{token(rng)}';"
+            f"(window.dataLayer=window.dataLayer||[]).push({{'notice':'{words}'}});</script>"
+        )
     if kind == 3:
         return f"<style>.callout-{token(rng, 4)} b{{color:#{rng.randint(0, 0xFFFFFF):06x}}}</style>"
     if kind == 4:
@@ -105,7 +109,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.TEXT,
     difficulty=Difficulty.HARD,
     solvable=True,
-    version=1,
+    version=2,
     phase="phase2",
     description="Visible text of a notice hiding noscript, template, script and hidden spans.",
     answer_schema=(
