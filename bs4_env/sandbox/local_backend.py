@@ -46,6 +46,8 @@ def warn_inactive_layers(layers: list[LayerStatus]) -> bool:
         ", ".join(inactive),
     )
     return True
+
+
 DEFAULT_POOL_SIZE = 4
 DEFAULT_MAX_POOL_SIZE = 32
 DEFAULT_GROW_AFTER_S = 1.0
