@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 
-.PHONY: eval test test-fast lint bench browser test-sandbox-unprivileged
+.PHONY: eval test test-fast lint bench browser primerl-venv test-sandbox-unprivileged
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,10 +24,26 @@ lint: $(STAMP)
 
 ## Everything CI runs: lint, types, and every test (slow and integration included), spread
 ## over every core (pytest-xdist; tests/conftest.py keeps each module's fixtures in one worker).
+## The prime-rl integration test runs prime-rl at the pinned commit from a cached venv built
+## from the vendored source; without that source it is deselected with a printed note.
 JOBS ?= $(shell nproc)
+PYTEST := $(BIN)/pytest -m "" -p no:cacheprovider -n $(JOBS) --dist loadgroup --durations=15
+PRIMERL_VENDOR := $(or $(BS4ENV_PRIMERL_VENDOR),../shared/vendor/prime-rl-559b447.tar.gz)
+PRIMERL_TEST := tests/e2e/test_primerl_integration.py
 test: lint browser
-	$(BIN)/pytest -m "" -p no:cacheprovider -n $(JOBS) --dist loadgroup --durations=15 $(ARGS)
+	@if [ -f "$(PRIMERL_VENDOR)" ]; then \
+		$(BIN)/python scripts/primerl_venv.py && $(PYTEST) $(ARGS); \
+	else \
+		echo "NOTE: prime-rl integration test NOT RUN: $(PRIMERL_VENDOR) is missing."; \
+		echo "  To run it: put prime-rl-559b447.tar.gz there (or set BS4ENV_PRIMERL_VENDOR), then"; \
+		echo "  make primerl-venv && $(BIN)/pytest -m integration $(PRIMERL_TEST)"; \
+		$(PYTEST) --deselect $(PRIMERL_TEST) $(ARGS); \
+	fi
 	$(MAKE) test-sandbox-unprivileged
+
+## The venv the prime-rl integration test runs in (built once, cached outside git).
+primerl-venv: $(STAMP)
+	$(BIN)/python scripts/primerl_venv.py
 
 ## The HTML report's browser test drives Debian's headless Chromium: installed here as root,
 ## otherwise the exact command to run is printed and the run stops (never a silent skip).

@@ -61,12 +61,18 @@ async def run_rollout(
             reply = await episode.call_tool(call.name, call.arguments)
             arguments = history_arguments(call.arguments, episode.last_arguments)
             sent.append(ToolCall(call.id, call.name, arguments))
-            replies.append({"role": "tool", "tool_call_id": call.id, "content": reply})
+            replies.append(tool_message(call, reply))
         history.append(replace(turn, tool_calls=tuple(sent)).as_message())
         transcript.extend(replies)
         history.extend(replies)
     score = episode.finish(final_text)
     return Rollout(task, transcript, final_text, score, prompt_tokens, completion_tokens)
+
+
+def tool_message(call: ToolCall, reply: str) -> Message:
+    """A tool reply as the verifiers null harness writes it (``name`` included), so every path
+    sends the model the same request (tests/e2e/test_request_format.py)."""
+    return {"role": "tool", "tool_call_id": call.id, "content": reply, "name": call.name}
 
 
 def history_arguments(raw: str, executed: dict[str, str] | None) -> str:

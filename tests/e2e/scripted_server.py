@@ -113,6 +113,7 @@ class ScriptedServer:
         port: int = 0,
         faults: dict[tuple[str, int], str] | None = None,
         strict_history: bool = False,
+        policies: dict[tuple[str, int], str] | None = None,
     ) -> None:
         self.tasks: dict[str, Task] = {}
         for row in rows:
@@ -120,10 +121,17 @@ class ScriptedServer:
             self.tasks[user_prompt(task)] = task
         self.faults: dict[tuple[str, int], str] = dict(faults or {})
         self.strict_history = strict_history
+        self.policies: dict[tuple[str, int], str] = dict(policies or {})
+        """Per-task policy, overriding the requested model name (one run, several policies)."""
+        wrong = sorted(set(self.policies.values()) - set(POLICY_NAMES))
+        if wrong:
+            raise ValueError(f"unknown policies {wrong}; valid: {list(POLICY_NAMES)}")
         unknown = sorted(set(self.faults.values()) - set(FAULTS))
         if unknown:
             raise ValueError(f"unknown faults {unknown}; valid: {list(FAULTS)}")
         self.requests = 0
+        self.bodies: list[dict[str, Any]] = []
+        """Every chat-completions request body, in arrival order (request-format tests)."""
         self.requests_by_task: dict[tuple[str, int], int] = {}
         self.stopping = threading.Event()
         self._lock = threading.Lock()
@@ -169,7 +177,7 @@ class ScriptedServer:
             self.requests += 1
         messages = normalize(raw_messages)
         task = self.task_of(raw_messages)
-        name = model.rsplit("/", 1)[-1]
+        name = self.policies.get((task.archetype_id, task.seed), model.rsplit("/", 1)[-1])
         fault = self.faults.get((task.archetype_id, task.seed))
         if fault in ("malformed-args", "raw-args"):
             name = "malformed" if fault == "malformed-args" else "rawargs"
@@ -228,6 +236,8 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self._json(404, {"error": {"message": f"no route {self.path}"}})
                 return
+            with server._lock:
+                server.bodies.append(body)
             model = str(body.get("model", "reference"))
             messages = body.get("messages", [])
             if server.strict_history and _non_json_arguments(messages):

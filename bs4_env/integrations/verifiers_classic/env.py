@@ -120,8 +120,9 @@ class BeautifulSoupClassicEnv(vf.StatefulToolEnv):  # type: ignore[misc]
             eval_dataset=lambda: classic_dataset(rows),
             rubric=ClassicRubric(),
         )
-        self.add_tool(run_python, args_to_skip=["episode"])
-        self.add_tool(navigate, args_to_skip=["episode"])
+        functions = {"run_python": run_python, "navigate": navigate}
+        for tool in openai_tools():  # the engine's order, so every path lists tools alike
+            self.add_tool(functions[tool["function"]["name"]], args_to_skip=["episode"])
         self._use_engine_schemas()
 
     def _use_engine_schemas(self) -> None:

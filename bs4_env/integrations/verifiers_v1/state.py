@@ -33,7 +33,9 @@ class BS4State(vf.State):
     split: str = ""
     episode: dict[str, Any] = Field(default_factory=dict)
     host_calls: int = 0
-    """Tool calls answered on the host because their arguments were not valid JSON."""
+    """Tool calls answered on the host because the tool could not take their arguments."""
+    host_replies: dict[str, str] = Field(default_factory=dict)
+    """The engine's reply to each host-answered call, by tool-call id (see ``host_calls``)."""
 
 
 @lru_cache(maxsize=TASK_CACHE_SIZE)

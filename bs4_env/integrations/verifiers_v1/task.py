@@ -2,43 +2,40 @@
 
 * ``setup`` (host, before the tool server sees the rollout) writes the task identity and a
   fresh ``EpisodeState`` into ``trace.state``.
-* ``answer_unrunnable_calls`` is a request hook. With a gating harness (the null harness)
-  verifiers runs it on every proposed tool call before the harness executes it; a call whose
-  arguments are not exactly ``{"code": str}`` / ``{"href": str}`` (bad JSON, wrong key,
-  double-encoded, ...) or names an unknown tool is answered here, on the host, through the
-  same ``Episode.call_tool`` (which repairs or refuses it) against ``trace.state``. The
-  harness then records that reply instead of failing the call. Such calls run in the same
-  configured sandbox as the tool server (one lazily started worker on the host), so sending
-  malformed arguments never buys weaker isolation.
+* ``answer_unrunnable_calls`` is a request hook: a tool call the MCP tool cannot take as sent
+  (bad JSON, wrong key, double-encoded, unknown tool) is answered on the host through the same
+  ``Episode.call_tool`` (which repairs or refuses it) against ``trace.state``, with a gating
+  harness (verifiers >= 0.4) before it runs and with the gate-less one prime-rl pins when the
+  harness's own error reply passes on the next request (``host_calls`` says how and why).
 * The reward is ``Episode.finish(final_text).reward``; every score component is a metric.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import weakref
 from typing import Any
 
 import verifiers.v1 as vf
 
-from bs4_env.episode.engine import TOOL_SPECS, Budgets
+from bs4_env.episode.engine import Budgets
 from bs4_env.integrations.verifiers_v1.config import BS4RolloutToolsetConfig, BS4TaskConfig
+from bs4_env.integrations.verifiers_v1.host_calls import (
+    answer_gate_probe,
+    answer_harness_errors,
+    host_executor,
+    runs_on_toolset,
+    settle_unanswered,
+)
 from bs4_env.integrations.verifiers_v1.rollout_toolset import BS4RolloutToolset
 from bs4_env.integrations.verifiers_v1.state import (
     NO_EXECUTOR,
     BS4State,
-    LazyExecutor,
     cached_task,
-    call_on_state,
     episode_of,
     start_state,
 )
-from bs4_env.sandbox.base import Executor
 
-_HOST_EXECUTORS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Executor] = (
-    weakref.WeakKeyDictionary()
-)
+__all__ = ["COMPONENTS", "INFO_KEY", "BS4Task", "BS4TaskData", "runs_on_toolset"]
+
 INFO_KEY = "bs4"
 COMPONENTS = (
     "correct",
@@ -65,37 +62,6 @@ class BS4TaskData(vf.TaskData):
     split: str
     difficulty: str
     category: str
-
-
-HOST_POOL_SIZE = 1  # repaired calls are rare; one warm worker serves them
-
-
-def host_executor(kind: str) -> Executor:
-    """This event loop's executor for calls answered on the host (started on first use).
-
-    Its workers die with the host process (PDEATHSIG), so none outlive an eval run.
-    """
-    loop = asyncio.get_running_loop()
-    if loop not in _HOST_EXECUTORS:
-        _HOST_EXECUTORS[loop] = LazyExecutor(kind, HOST_POOL_SIZE)
-    return _HOST_EXECUTORS[loop]
-
-
-def runs_on_toolset(name: str, arguments: str | None) -> bool:
-    """True when the tool server can take the call as is: a known tool and arguments that
-    are exactly ``{<param>: <string>}``. Anything else goes through the engine's repair."""
-    spec = TOOL_SPECS.get(name)
-    if spec is None:
-        return False
-    try:
-        parsed = json.loads(arguments or "")
-    except json.JSONDecodeError:
-        return False
-    return (
-        isinstance(parsed, dict)
-        and list(parsed) == [spec.param]
-        and isinstance(parsed[spec.param], str)
-    )
 
 
 def final_text_of(trace: vf.Trace) -> str:
@@ -137,24 +103,13 @@ class BS4Task(vf.Task[BS4TaskData, BS4State, BS4TaskConfig]):
     async def answer_unrunnable_calls(
         self, request: vf.Request, trace: vf.Trace
     ) -> vf.Request | None:
-        probe = request.messages[-1]
-        if not isinstance(probe, vf.ToolMessage) or probe.content:
-            return None  # only the harness gate's empty probe for a proposed call
-        call = None
-        for message in reversed(request.messages[:-1]):
-            if isinstance(message, vf.AssistantMessage) and message.tool_calls:
-                call = next((c for c in message.tool_calls if c.id == probe.tool_call_id), None)
-                break
-        if call is None or runs_on_toolset(call.name, call.arguments):
-            return None
         state: BS4State = trace.state
         config: BS4TaskConfig = self.config
         executor = host_executor(config.engine.executor)
-        reply = await call_on_state(state, call.name, call.arguments, executor, self._budgets())
-        state.host_calls += 1
-        messages = [*request.messages[:-1], probe.model_copy(update={"content": reply})]
-        result: vf.Request = request.model_copy(update={"messages": messages})
-        return result
+        last = request.messages[-1] if request.messages else None
+        if isinstance(last, vf.ToolMessage) and not last.content:  # a gate's probe
+            return await answer_gate_probe(request, state, executor, self._budgets())
+        return await answer_harness_errors(request, state, executor, self._budgets())
 
     def graded(self, trace: vf.Trace) -> dict[str, Any]:
         """Grade the rollout once (deterministic) and keep the result in ``trace.info``."""
@@ -183,6 +138,12 @@ class BS4Task(vf.Task[BS4TaskData, BS4State, BS4TaskConfig]):
         return graded
 
     async def finalize(self, trace: vf.Trace, runtime: vf.Runtime) -> None:
+        """Settle calls no request carried to the hook (gate-less harness), then grade."""
+        state: BS4State = trace.state
+        if state.archetype and INFO_KEY not in trace.info:
+            config: BS4TaskConfig = self.config
+            executor = host_executor(config.engine.executor)
+            await settle_unanswered(trace, state, executor, self._budgets())
         self.graded(trace)
 
     @vf.reward(weight=1.0)

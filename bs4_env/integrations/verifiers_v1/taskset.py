@@ -1,7 +1,18 @@
 """``BeautifulSoupTaskset``: the verifiers v1 taskset (``vf-eval beautiful-soup-env``).
 
 ``load()`` walks our dataset rows lazily (``build_rows``): a task is generated only when
-verifiers reads it, so ``-n 5`` on the 440k-row train split builds five tasks.
+verifiers reads it, so ``-n 5`` on the 1.2M-row train split builds five tasks.
+
+The train split (without ``num_examples``) is an endless stream: a taskset built for it is a
+``BeautifulSoupTrainStream``, whose class declares ``INFINITE = True``. prime-rl's orchestrator
+checks exactly that (``type(taskset).INFINITE``) and otherwise materializes the whole taskset
+with ``list(taskset)``, which for 1.2M train rows takes about half an hour and 5 GiB before
+the first rollout (``scripts/bench_taskset_start.py``); streamed, it builds a task only when
+the sampler draws it. The stream walks the
+seeded row order (``seed`` shuffles it) and starts over after the last row. It is
+deterministic, so a resumed prime-rl run (whose sampler skips as many tasks as its checkpoint
+cursor says) continues at the very row it stopped before. Every other selection (``eval``,
+``bench``, any ``num_examples``) stays finite.
 """
 
 from __future__ import annotations
@@ -35,8 +46,20 @@ def task_data(row: Row) -> BS4TaskData:
     )
 
 
+def streams(config: BS4TasksetConfig) -> bool:
+    """Whether ``config`` selects the endless train stream rather than a finite row list."""
+    return config.split == "train" and config.num_examples is None
+
+
 class BeautifulSoupTaskset(vf.Taskset[BS4Task, BS4TasksetConfig]):
     """HTML extraction with BeautifulSoup over seeded pages, graded deterministically."""
+
+    def __init__(self, config: BS4TasksetConfig) -> None:
+        super().__init__(config)
+        if type(self) is BeautifulSoupTaskset and streams(config):
+            # INFINITE is read off the class (prime-rl: ``type(taskset).INFINITE``), and
+            # verifiers builds the one exported class, so the train selection switches class.
+            self.__class__ = BeautifulSoupTrainStream
 
     def load(self) -> Iterator[BS4Task]:
         config: BS4TasksetConfig = self.config
@@ -48,3 +71,19 @@ class BeautifulSoupTaskset(vf.Taskset[BS4Task, BS4TasksetConfig]):
         if config.tool_scope != "shared":
             return []
         return [BS4Toolset(config.tools)]
+
+
+class BeautifulSoupTrainStream(BeautifulSoupTaskset):
+    """The train split as an endless stream (see the module docstring); not exported: a
+    ``BeautifulSoupTaskset`` built for the train split becomes one."""
+
+    INFINITE = True
+
+    def load(self) -> Iterator[BS4Task]:
+        config: BS4TasksetConfig = self.config
+        rows = build_rows(config.dataset_config())
+        if not rows:
+            raise ValueError("the train selection has no rows")
+        while True:
+            for row in rows:
+                yield BS4Task(task_data(row), config.task)

@@ -3,8 +3,9 @@
 verifiers launches it as ``python -m bs4_env.integrations.verifiers_v1.toolset``. It knows no
 task by itself: each call reads the rollout's identity and ``EpisodeState`` from the synced
 ``BS4State`` (written by ``BS4Task.setup``), runs through ``Episode.call_tool`` on this
-server's sandbox executor and writes the state back. Tool names and descriptions are the
-ones in ``bs4_env.episode.tool_schema``.
+server's sandbox executor and writes the state back. Tool names, descriptions and parameter
+descriptions come from ``bs4_env.episode.tool_schema.TOOLS``, so the schema MCP advertises is
+the one ``openai_tools()`` writes for ``bs4-env eval`` (tested).
 """
 
 # No ``from __future__ import annotations``: MCP builds the tool schemas from these
@@ -15,13 +16,15 @@ import verifiers.v1 as vf
 from pydantic import Field
 
 from bs4_env.episode.executors import make_executor
-from bs4_env.episode.tool_schema import NAVIGATE_DESCRIPTION, RUN_PYTHON_DESCRIPTION
+from bs4_env.episode.tool_schema import TOOL_TEXTS
 from bs4_env.integrations.verifiers_v1.config import BS4ToolsetConfig, EngineSettings
 from bs4_env.integrations.verifiers_v1.state import BS4State, LazyExecutor, call_on_state
 from bs4_env.sandbox.base import Executor
 
-Code = Annotated[str, Field(description="Python source")]
-Href = Annotated[str, Field(description="link target")]
+RUN_PYTHON = TOOL_TEXTS["run_python"]
+NAVIGATE = TOOL_TEXTS["navigate"]
+Code = Annotated[str, Field(description=RUN_PYTHON.param_description)]
+Href = Annotated[str, Field(description=NAVIGATE.param_description)]
 
 
 class EngineTools:
@@ -59,8 +62,8 @@ class EngineTools:
     async def navigate(self, href: Href) -> str:
         return await self._call("navigate", {"href": href})
 
-    run_python.__doc__ = RUN_PYTHON_DESCRIPTION
-    navigate.__doc__ = NAVIGATE_DESCRIPTION
+    run_python.__doc__ = RUN_PYTHON.description
+    navigate.__doc__ = NAVIGATE.description
 
 
 class BS4Toolset(EngineTools, vf.Toolset[BS4ToolsetConfig, BS4State]):

@@ -1,0 +1,126 @@
+"""Run prime-rl's own entry points (``evals``, ``rl``, ``env-server``) from its cached venv.
+
+The venv is built by ``scripts/primerl_venv.py`` from the vendored prime-rl source (see that
+script for what it holds and why Python 3.11). Tests never build it and never skip: a missing
+vendor tarball or venv fails with the command that fixes it. Before use, this checkout is
+installed into the venv ``--no-deps`` (as the README tells users to install it into prime-rl's
+venv): the sandbox workers start with ``python -I``, so the package must be installed, not on
+``PYTHONPATH``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from vf_run import UV_CACHE
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "scripts" / "primerl_venv.py"
+BUILD_COMMAND = f"{sys.executable} {SCRIPT}"
+KEY_VAR = "BS4ENV_SCRIPTED_KEY"
+
+
+class PrimeRLMissing(RuntimeError):
+    """The vendored prime-rl or its venv is missing; the message says what to run."""
+
+
+def primerl_venv() -> Path:
+    """The built prime-rl venv (``PrimeRLMissing`` with the fix when it is not there)."""
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--check"], capture_output=True, text=True, check=False
+    )
+    if proc.returncode != 0:
+        raise PrimeRLMissing(
+            f"{proc.stderr.strip()}\nbuild it with: {BUILD_COMMAND} "
+            "(needs ../shared/vendor/prime-rl-559b447.tar.gz beside the checkout, or "
+            "BS4ENV_PRIMERL_VENDOR)"
+        )
+    return Path(proc.stdout.strip())
+
+
+def install_checkout(venv: Path) -> None:
+    """Install this checkout into the venv, ``--no-deps`` (under the venv's build lock)."""
+    uv = Path(sys.executable).parent / "uv"
+    lock_path = venv.parent / f".{venv.name}.lock"
+    with lock_path.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        proc = subprocess.run(
+            [str(uv), "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"),
+             "--no-deps", "--reinstall-package", "beautiful-soup-env", str(ROOT)],
+            capture_output=True, text=True, timeout=600, check=False,
+        )  # fmt: skip
+    if proc.returncode != 0:
+        raise RuntimeError(f"installing the checkout into {venv} failed:\n{proc.stderr}")
+
+
+def primerl_env(venv: Path) -> dict[str, str]:
+    """Environment for prime-rl's commands: its venv first on PATH (``env-server`` is spawned
+    by name, and the null harness runs ``uv``), the shared uv cache, a dummy key."""
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["UV_CACHE_DIR"] = str(UV_CACHE)
+    env[KEY_VAR] = "scripted"
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def free_port_block(size: int) -> int:
+    """A base port whose ``size`` consecutive ports are free now on 127.0.0.1."""
+    for _ in range(50):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            base = int(probe.getsockname()[1])
+        if base + size > 65535:
+            continue
+        try:
+            for port in range(base, base + size):
+                with socket.socket() as other:
+                    other.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return base
+    raise RuntimeError("no block of free ports")
+
+
+def run(
+    command: list[str], env: dict[str, str], cwd: Path, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+@contextmanager
+def env_servers(configs: list[Path], env: dict[str, str], logs: Path) -> Iterator[None]:
+    """``env-server @ <config>`` for each config, stopped (whole process group) on exit."""
+    procs = []
+    try:
+        for config in configs:
+            log = (logs / f"{config.parent.name}-{config.stem}.log").open("w")
+            command = ["env-server", "@", str(config)]
+            procs.append(
+                subprocess.Popen(
+                    command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                )
+            )
+        yield
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 20
+        for proc in procs:
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()

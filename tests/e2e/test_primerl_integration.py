@@ -1,0 +1,440 @@
+"""prime-rl at its pinned commit (verifiers 0.3.1.dev62) runs this environment like the engine.
+
+Everything runs from the cached prime-rl venv (``scripts/primerl_venv.py``) against the
+scripted server, no GPU:
+
+* ``evals @ <toml>`` (it spawns ``env-server``) over the bench prefix, one scripted policy per
+  row (reference, abstain, no-code, malformed): every row's reward and score components equal
+  the engine's own rollout of the same policy; malformed arguments get the engine's
+  repair-or-instruct reply under the pinned, gate-less null harness; and the request bodies
+  equal ``bs4-env eval``'s but for the pinned harness's known differences.
+* The launcher: ``rl @ <config> --dry-run`` for every main config, then the env-server configs it
+  wrote are started as written and driven through prime-rl's own orchestrator ``Env`` classes:
+  the train taskset streams (``INFINITE``), the eval source keeps the bench prefix, and the
+  traces equal the engine's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from primerl_run import (
+    KEY_VAR,
+    ROOT,
+    PrimeRLMissing,
+    env_servers,
+    free_port_block,
+    install_checkout,
+    primerl_env,
+    primerl_venv,
+    run,
+)
+from request_bodies import diff
+from scripted_server import ScriptedServer, policy_for
+from vf_run import BIN
+
+from bs4_env.episode.engine import TOOL_SPECS, Budgets
+from bs4_env.episode.executors import make_executor
+from bs4_env.episode.tool_text import without_timing
+from bs4_env.evaluation.rollout import Rollout, run_rollout
+from bs4_env.grading.rubric import TIMING_COMPONENTS
+from bs4_env.tasks.modes import DatasetConfig, build_rows
+from bs4_env.tasks.registry import build_task
+from bs4_env.tasks.splits import Row
+from bs4_env.tools.arg_repair import repair_tool_arguments
+
+pytestmark = pytest.mark.integration
+
+POLICIES = ("reference", "abstain", "nocode", "malformed")
+ROWS = list(build_rows(DatasetConfig(split="bench", num_examples=2 * len(POLICIES))))
+ASSIGNED = {(row.archetype_id, row.seed): POLICIES[i % len(POLICIES)] for i, row in enumerate(ROWS)}
+BUDGETS = Budgets(max_tool_calls=8, timeout_s=10.0, max_output_bytes=3000)
+MAX_TURNS, MAX_TOKENS = 10, 1024
+# Every prime-rl main ``rl`` config of the registry (not inference or sft companions, not legacy).
+CONFIGS = sorted(
+    ROOT / entry["file"]
+    for entry in json.loads((ROOT / "configs" / "registry.json").read_text())["configs"]
+    if entry["kind"] == "rl" and entry["prime_rl"]["ref"] == "main"
+)
+DRIVEN_ROWS = 2  # tasks sent to each launcher-written env server
+
+
+@pytest.fixture(scope="module")
+def venv() -> Path:
+    try:
+        path = primerl_venv()
+    except PrimeRLMissing as error:
+        pytest.fail(str(error), pytrace=False)
+    install_checkout(path)
+    return path
+
+
+def _engine(
+    rows: list[Row], policies: Mapping[tuple[str, int], str]
+) -> dict[tuple[str, int], Rollout]:
+    """The engine's own rollouts of each row's policy, with the configs' budgets."""
+
+    async def play() -> list[Rollout]:
+        async with make_executor("local", pool_size=2) as executor:
+            tasks = [build_task(r.archetype_id, r.seed, r.split) for r in rows]
+            return await asyncio.gather(
+                *(
+                    run_rollout(t, policy_for(policies[t.archetype_id, t.seed], t), executor,
+                                BUDGETS, MAX_TURNS)
+                    for t in tasks
+                )
+            )  # fmt: skip
+
+    return {(r.task.archetype_id, r.task.seed): r for r in asyncio.run(play())}
+
+
+def _bad_arguments(messages: list[dict[str, Any]]) -> int:
+    calls = [c for m in messages for c in m.get("tool_calls") or ()]
+    return sum(
+        repair_tool_arguments(TOOL_SPECS[c["function"]["name"]], c["function"]["arguments"])
+        .arguments is None
+        for c in calls
+        if c["function"]["name"] in TOOL_SPECS
+    )  # fmt: skip
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return "" if content is None else str(content)
+
+
+def _assert_matches_engine(trace: dict[str, Any], engine: Rollout) -> None:
+    """A trace (as ``primerl_drive`` or the evals output gives it) equals the engine rollout."""
+    key = (trace["archetype"], trace["seed"])
+    assert trace["ok"], (key, trace["errors"])
+    assert trace["reward"] == engine.score.reward, (key, trace)
+    for name, value in engine.score.components.items():
+        if name not in TIMING_COMPONENTS:
+            assert trace["metrics"][name] == value, (key, name, trace["metrics"])
+    assert trace["metrics"]["bad_arguments"] == _bad_arguments(engine.messages), key
+    replies = [without_timing(str(m["content"])) for m in engine.messages if m["role"] == "tool"]
+    assert [without_timing(r) for r in trace["tool_replies"]] == replies, key
+    assert trace["final"] == engine.final_text, key
+
+
+def test_venv_pins_follow_prime_rls_lock() -> None:
+    """The venv holds what prime-rl's uv.lock pins (no GPU-only parts), with its editable
+    workspace members at their PyPI builds, and the CPU torch in place of the CUDA one."""
+    spec = importlib.util.spec_from_file_location(
+        "primerl_venv", ROOT / "scripts" / "primerl_venv.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("primerl_venv", module)  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    try:
+        plan = module.plan()
+    except module.VenvError as error:
+        pytest.fail(str(error), pytrace=False)
+    pins = dict(pin.split("==") for pin in plan.pins)
+    assert len(pins) == len(plan.pins) > 100
+    assert pins["verifiers"] == "0.3.1.dev62" and pins["renderers"] == "0.1.12"
+    assert pins["mcp"] == "1.27.1" and pins["openai"] == "2.38.0"  # as uv.lock pins them
+    assert not {"torch", "vllm", "prime-rl"} & set(pins)
+    assert not [name for name in pins if name.startswith("nvidia-") and name != "nvidia-ml-py"]
+    assert plan.torch == "torch==2.13.0+cpu"
+
+
+# --- evals over the bench prefix ---------------------------------------------------------
+
+
+@dataclass
+class EvalsRun:
+    traces: list[dict[str, Any]]
+    raw: list[dict[str, Any]]
+    evals_bodies: list[dict[str, Any]]
+    eval_bodies: list[dict[str, Any]]
+    output: str
+
+
+def _evals_toml(base_url: str, out: Path, port: int) -> str:
+    return f"""
+model = "reference"
+output_dir = "{out}"
+
+[eval]
+num_examples = {len(ROWS)}
+env_server_base_port = {port}
+
+[eval.client]
+base_url = "{base_url}"
+api_key_var = "{KEY_VAR}"
+
+# The scripted server has no vLLM /metrics: pin the concurrency.
+[eval.concurrency]
+min_inflight = 4
+max_inflight = 4
+
+[[eval.source]]
+name = "bs4-bench"
+
+[eval.source.sampling]
+temperature = 0.0
+max_completion_tokens = {MAX_TOKENS}
+
+# num_examples on the taskset too: prime-rl materializes a finite taskset whole first.
+[eval.source.env.taskset]
+id = "beautiful-soup-env"
+split = "bench"
+num_examples = {len(ROWS)}
+pool_size = 2
+max_tool_calls = {BUDGETS.max_tool_calls}
+max_output_bytes = {BUDGETS.max_output_bytes}
+timeout_s = {BUDGETS.timeout_s}
+
+[eval.source.env.agent]
+max_turns = {MAX_TURNS}
+
+[eval.source.env.agent.harness]
+id = "null"
+
+[eval.source.env.agent.runtime]
+type = "subprocess"
+"""
+
+
+def _flatten(trace: dict[str, Any]) -> dict[str, Any]:
+    messages = [node["message"] for node in trace["nodes"]]
+    finals = [m for m in messages if m["role"] == "assistant"]
+    return {
+        "archetype": trace["task"]["data"]["archetype"],
+        "seed": trace["task"]["data"]["seed"],
+        "ok": trace["ok"],
+        "errors": trace["errors"],
+        "reward": sum(r["score"] * r["weight"] for r in trace["rewards"].values() if r),
+        "metrics": trace["metrics"],
+        "tool_replies": [_text(m["content"]) for m in messages if m["role"] == "tool"],
+        "final": _text(finals[-1]["content"]) if finals else "",
+    }
+
+
+@pytest.fixture(scope="module")
+def evals_run(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> EvalsRun:
+    work = tmp_path_factory.mktemp("evals")
+    with ScriptedServer(ROWS, policies=ASSIGNED) as server:
+        config = work / "evals.toml"
+        config.write_text(_evals_toml(server.base_url, work / "out", free_port_block(1)))
+        proc = run(["evals", "@", str(config)], primerl_env(venv), work)
+        output = proc.stdout + proc.stderr
+        logs = sorted((work / "out" / "logs").rglob("*.log"))
+        tails = "\n".join(f"== {p}\n{p.read_text()[-3000:]}" for p in logs)
+        assert proc.returncode == 0, output[-4000:] + tails
+        evals_bodies, server.bodies = server.bodies, []
+        eval_out = work / "eval.json"
+        command = [
+            str(BIN / "bs4-env"), "eval", "--model", "reference", "--base-url", server.base_url,
+            "--api-key-var", KEY_VAR, "--split", "bench", "--num", str(len(ROWS)),
+            "--max-tokens", str(MAX_TOKENS), "--temperature", "0", "--max-turns", str(MAX_TURNS),
+            "--max-tool-calls", str(BUDGETS.max_tool_calls),
+            "--max-output-bytes", str(BUDGETS.max_output_bytes),
+            "--output", str(eval_out), "--quiet", "--no-resume",
+        ]  # fmt: skip
+        eval_proc = subprocess.run(
+            command, capture_output=True, text=True, timeout=600, env={**os.environ, KEY_VAR: "x"}
+        )
+        assert eval_proc.returncode == 0, eval_proc.stderr[-4000:]
+        eval_bodies = server.bodies
+    lines = (work / "out" / "rollouts" / "step_0" / "eval" / "all" / "traces.jsonl").read_text()
+    raw = [trace for line in lines.splitlines() if line for trace in json.loads(line)["traces"]]
+    return EvalsRun([_flatten(t) for t in raw], raw, evals_bodies, eval_bodies, output)
+
+
+@pytest.fixture(scope="module")
+def evals_engine() -> dict[tuple[str, int], Rollout]:
+    return _engine(ROWS, ASSIGNED)
+
+
+def test_evals_ran_the_bench_prefix(evals_run: EvalsRun) -> None:
+    keys = [(t["archetype"], t["seed"]) for t in evals_run.traces]
+    assert sorted(keys) == sorted((r.archetype_id, r.seed) for r in ROWS)
+    assert set(ASSIGNED.values()) == set(POLICIES)
+
+
+def test_evals_rewards_and_components_equal_the_engine(
+    evals_run: EvalsRun, evals_engine: dict[tuple[str, int], Rollout]
+) -> None:
+    for trace in evals_run.traces:
+        _assert_matches_engine(trace, evals_engine[(trace["archetype"], trace["seed"])])
+
+
+def test_malformed_arguments_get_the_engine_reply_under_the_pinned_harness(
+    evals_run: EvalsRun, evals_engine: dict[tuple[str, int], Rollout]
+) -> None:
+    """The gate-less null harness answers bad JSON itself; the request hook replaces that
+    answer with the engine's before the model sees it, and counts the call as the engine."""
+    malformed = [t for t in evals_run.raw if ASSIGNED[_key(t)] == "malformed"]
+    assert malformed
+    for trace in malformed:
+        first = next(n["message"] for n in trace["nodes"] if n["message"]["role"] == "tool")
+        engine = evals_engine[_key(trace)]
+        refusal = next(m for m in engine.messages if m["role"] == "tool")["content"]
+        assert _text(first["content"]) == refusal
+        assert not _text(first["content"]).startswith("error: invalid JSON in tool arguments")
+        assert trace["metrics"]["bad_arguments"] == 1.0
+        assert trace["metrics"]["tool_calls"] == 2.0
+        assert trace["info"]["bs4"]["host_calls"] == 1
+        assert trace["request_rewrites"], "the request hook rewrote the harness's reply"
+
+
+def _key(trace: dict[str, Any]) -> tuple[str, int]:
+    return trace["task"]["data"]["archetype"], trace["task"]["data"]["seed"]
+
+
+def test_evals_requests_equal_bs4_env_eval_but_for_the_pinned_harness(evals_run: EvalsRun) -> None:
+    """Tools, their order and schemas, prompts and sampling are the same as ``bs4-env eval``'s.
+    Three differences are pinned: the pinned harness's tool messages carry no ``name``; a
+    refused call goes back in its history as the model's raw text (``bs4-env eval`` sends what
+    the engine ran, ``{}``); prime-rl adds its prefix-cache salt (the policy version) as
+    ``extra_body``."""
+    found = diff(evals_run.eval_bodies, evals_run.evals_bodies)
+    unexpected = [
+        d for d in found
+        if not (d[1].endswith(".name") and d[2] == '"run_python"' and d[3] == "null")
+        and not (d[1].endswith(".function.arguments") and d[2] == '"{}"')
+        and not (d[1] == "body.extra_body" and d[3] == json.dumps({"cache_salt": "0"}))
+    ]  # fmt: skip
+    assert unexpected == [], "\n".join(map(str, unexpected))
+    assert any(d[1].endswith(".name") for d in found), "the pinned harness now names tool messages"
+
+
+# --- the launcher: rl --dry-run, then the env servers it wrote -------------------------------
+
+
+@dataclass
+class DryRun:
+    config: Path
+    run_dir: Path
+    output: str
+
+    def env_configs(self) -> list[Path]:
+        return sorted((self.run_dir / "configs" / "envs").glob("*/*.json"))
+
+
+@pytest.fixture(scope="module")
+def dry_runs(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> list[DryRun]:
+    """``rl @ <config> --dry-run`` for every main config (each its own env-server ports)."""
+    work = tmp_path_factory.mktemp("dry")
+    base = free_port_block(2 * len(CONFIGS))
+
+    def dry_run(index: int, config: Path) -> DryRun:
+        target = work / config.stem
+        command = ["rl", "@", str(config), "--dry-run", "--output-dir", str(target)]
+        command += ["--orchestrator.env-server-base-port", str(base + 2 * index)]
+        proc = run(command, primerl_env(venv), work)
+        assert proc.returncode == 0, (config.name, (proc.stdout + proc.stderr)[-4000:])
+        run_dirs = [p.parent.parent for p in target.rglob("configs/orchestrator.json")]
+        assert len(run_dirs) == 1, (config.name, run_dirs)
+        return DryRun(config, run_dirs[0], proc.stdout + proc.stderr)
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        return list(pool.map(dry_run, range(len(CONFIGS)), CONFIGS))
+
+
+def test_every_main_config_dry_runs(dry_runs: list[DryRun]) -> None:
+    assert [d.config for d in dry_runs] == CONFIGS and len(CONFIGS) >= 4
+    for dry in dry_runs:
+        written = {p.parent.name: json.loads(p.read_text()) for p in dry.env_configs()}
+        assert sorted(written) == ["eval", "train"], dry.config.name
+        toml = tomllib.loads(dry.config.read_text())["orchestrator"]
+        tables = {"train": toml["train"]["source"][0], "eval": toml["eval"]["source"][0]}
+        for split, table in tables.items():
+            taskset = written[split]["env"]["taskset"]
+            for field, value in table["env"]["taskset"].items():
+                assert taskset[field] == value, (dry.config.name, split, field)
+            assert written[split]["env"]["agent"]["harness"]["id"] == "null"
+
+
+def _without_address(path: Path) -> str:
+    config = json.loads(path.read_text())
+    config["serve"]["address"] = None
+    return json.dumps(config, sort_keys=True)
+
+
+def _distinct(dry_runs: list[DryRun]) -> list[DryRun]:
+    """One dry run per distinct set of env-server configs (identical but for the port: once)."""
+    seen: dict[tuple[str, ...], DryRun] = {}
+    for dry in dry_runs:
+        seen.setdefault(tuple(_without_address(p) for p in dry.env_configs()), dry)
+    return list(seen.values())
+
+
+def _first_rows(dry: DryRun) -> dict[str, list[Row]]:
+    toml = tomllib.loads(dry.config.read_text())["orchestrator"]
+    rows = {}
+    for split, table in (("train", toml["train"]), ("eval", toml["eval"])):
+        taskset = table["source"][0]["env"]["taskset"]
+        wanted = ("split", "mode", "seed", "num_examples")
+        fields = {k: v for k, v in taskset.items() if k in wanted}
+        rows[split] = list(build_rows(DatasetConfig.from_kwargs(**fields))[:DRIVEN_ROWS])
+    return rows
+
+
+@pytest.fixture(scope="module")
+def driven(
+    venv: Path, dry_runs: list[DryRun], tmp_path_factory: pytest.TempPathFactory
+) -> dict[Path, list[dict[str, Any]]]:
+    """Start the env servers of each distinct dry run as written, all at once, and drive them
+    through prime-rl's orchestrator ``Env`` classes (``primerl_drive.py``)."""
+    logs = tmp_path_factory.mktemp("env-server-logs")
+    distinct = _distinct(dry_runs)
+    rows = [
+        row for dry in distinct for split_rows in _first_rows(dry).values() for row in split_rows
+    ]
+    records = logs / "records.jsonl"
+    env = primerl_env(venv)
+    configs = [path for dry in distinct for path in dry.env_configs()]
+    with ScriptedServer(rows) as server, env_servers(configs, env, logs):
+        drive = [
+            str(venv / "bin" / "python"), str(Path(__file__).with_name("primerl_drive.py")),
+            server.base_url, KEY_VAR, "reference", str(DRIVEN_ROWS), str(records),
+            *(str(dry.run_dir / "configs" / "orchestrator.json") for dry in distinct),
+        ]  # fmt: skip
+        proc = run(drive, env, logs)
+    tails = "\n".join(f"== {p.name}\n{p.read_text()[-2000:]}" for p in logs.glob("*.log"))
+    assert proc.returncode == 0, ((proc.stdout + proc.stderr)[-4000:], tails)
+    out: dict[Path, list[dict[str, Any]]] = {dry.config: [] for dry in distinct}
+    by_run = {str(dry.run_dir / "configs" / "orchestrator.json"): dry.config for dry in distinct}
+    for line in records.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        out[by_run[record["config"]]].append(record)
+    return out
+
+
+def test_launcher_env_servers_run_like_the_engine(
+    dry_runs: list[DryRun], driven: dict[Path, list[dict[str, Any]]]
+) -> None:
+    assert driven
+    by_config = {dry.config: dry for dry in dry_runs}
+    for config, records in driven.items():
+        assert [r["split"] for r in records] == ["train", "eval"], config.name
+        rows = _first_rows(by_config[config])
+        for record in records:
+            split_rows = rows[record["split"]]
+            policies = {(r.archetype_id, r.seed): "reference" for r in split_rows}
+            engine = _engine(split_rows, policies)
+            keys = [(t["archetype"], t["seed"]) for t in record["traces"]]
+            assert keys == [(r.archetype_id, r.seed) for r in split_rows], config.name
+            for trace in record["traces"]:
+                _assert_matches_engine(trace, engine[(trace["archetype"], trace["seed"])])
+        train, bench = records
+        assert train["infinite"] and train["num_tasks"] is None, "the train taskset streams"
+        prefix = build_rows(DatasetConfig(split="bench", num_examples=200))
+        assert bench["example_keys"] == [f"bench/{r.archetype_id}/{r.seed}" for r in prefix]
