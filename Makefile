@@ -27,7 +27,7 @@ lint: $(STAMP)
 ## The prime-rl integration test runs prime-rl at the pinned commit from a cached venv built
 ## from the vendored source; without that source it is deselected with a printed note.
 JOBS ?= $(shell nproc)
-PYTEST := $(BIN)/pytest -m "" -p no:cacheprovider -n $(JOBS) --dist loadgroup --durations=15
+PYTEST := $(BIN)/pytest -m "" -p no:cacheprovider -n $(JOBS) --dist loadgroup --durations=15 -rs
 PRIMERL_VENDOR := $(or $(BS4ENV_PRIMERL_VENDOR),../shared/vendor/prime-rl-559b447.tar.gz)
 PRIMERL_TEST := tests/e2e/test_primerl_integration.py
 test: lint browser

@@ -438,3 +438,35 @@ def test_launcher_env_servers_run_like_the_engine(
         assert train["infinite"] and train["num_tasks"] is None, "the train taskset streams"
         prefix = build_rows(DatasetConfig(split="bench", num_examples=200))
         assert bench["example_keys"] == [f"bench/{r.archetype_id}/{r.seed}" for r in prefix]
+
+
+# --- the SFT launcher: sft --dry-run for every main SFT config ------------------------------
+
+SFT_CONFIGS = sorted(
+    ROOT / entry["file"]
+    for entry in json.loads((ROOT / "configs" / "registry.json").read_text())["configs"]
+    if entry["kind"] == "sft" and entry["prime_rl"]["ref"] == "main"
+)
+
+
+def test_every_sft_config_dry_runs(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """``sft @ <config> --dry-run``: prime-rl's own launcher accepts each SFT config and writes
+    the resolved config, reading our episodes (``bs4-env sft-data``) with the assistant-only
+    loss mask."""
+    assert len(SFT_CONFIGS) >= 2
+    work = tmp_path_factory.mktemp("sft-dry")
+    for config in SFT_CONFIGS:
+        target = work / config.stem
+        command = ["sft", "@", str(config), "--dry-run", "--output-dir", str(target)]
+        proc = run(command, primerl_env(venv), work)
+        assert proc.returncode == 0, (config.name, (proc.stdout + proc.stderr)[-4000:])
+        written = [json.loads(p.read_text()) for p in target.rglob("configs/sft.json")]
+        assert len(written) == 1, config.name
+        data = written[0]["data"]
+        assert data["type"] == "sft" and data["name"] == "outputs/sft-data", config.name
+        assert data["loss_mask"] == {
+            "system": False,
+            "user": False,
+            "assistant": True,
+            "tool": False,
+        }
