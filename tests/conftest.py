@@ -69,3 +69,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if path not in SPREAD_MODULES and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(path))
     items.sort(key=rank)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Fail loudly if pytest-xdist ignored the groups (module fixtures would then be built in
+    both workers at once, and tests sharing a path would race)."""
+    if not session.config.getoption("loadgroup", default=False):
+        return
+    untagged = [
+        item.nodeid
+        for item in session.items
+        if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid
+    ]
+    if untagged:
+        raise pytest.UsageError(
+            f"pytest-xdist did not apply xdist_group to {len(untagged)} tests "
+            f"(e.g. {untagged[0]}); pytest {pytest.__version__} may be too new for it"
+        )
