@@ -21,7 +21,8 @@ def _call(messages: list[Message], name: str, arguments: str) -> AssistantTurn:
     return AssistantTurn(tool_calls=(ToolCall(call_id, name, arguments),))
 
 
-def _navigation_target(stdout: str) -> str | None:
+def navigation_target(stdout: str) -> str | None:
+    """A reference program's request to follow a link (its last line ``{"navigate": ...}``)."""
     lines = stdout.strip().splitlines()
     try:
         action = json.loads(lines[-1]) if lines else None
@@ -46,7 +47,7 @@ class ReferencePolicy:
         if last["role"] != "tool" or tool_name_of(messages, last["tool_call_id"]) == "navigate":
             return _call(messages, "run_python", json.dumps({"code": program}))
         stdout = stdout_of(str(last["content"]))
-        href = _navigation_target(stdout)
+        href = navigation_target(stdout)
         if href is not None:
             return _call(messages, "navigate", json.dumps({"href": href}))
         return AssistantTurn(content=stdout.strip())

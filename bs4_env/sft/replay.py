@@ -15,6 +15,7 @@ from typing import Any
 from bs4_env.episode.engine import Budgets, Episode
 from bs4_env.episode.prompt import initial_messages
 from bs4_env.episode.tool_text import TIMING_PREFIX, stdout_of, timing_line
+from bs4_env.evaluation.scripted import navigation_target
 from bs4_env.grading.rubric import REWARD_ABSTAIN, REWARD_CORRECT, Score
 from bs4_env.sandbox.base import Executor
 from bs4_env.sft.plan import Plan, Step, final_reply
@@ -43,18 +44,6 @@ def _canonical_timing(reply: str, episode: Episode) -> str:
         return reply
     fixed = dataclasses.replace(episode.last_result, duration_s=CANONICAL_RUN_S, queue_wait_s=0.0)
     return head + sep + timing_line(fixed) + "\n" + rest.partition("\n")[2]
-
-
-def _navigation(stdout: str) -> str | None:
-    """A reference program's request to follow a link (its last line ``{"navigate": ...}``)."""
-    lines = stdout.strip().splitlines()
-    try:
-        action = json.loads(lines[-1]) if lines else None
-    except json.JSONDecodeError:
-        return None
-    if isinstance(action, dict) and isinstance(action.get("navigate"), str):
-        return str(action["navigate"])
-    return None
 
 
 async def replay(
@@ -90,7 +79,7 @@ async def replay(
             stdout = stdout_of(reply)
         messages.append({"role": "tool", "tool_call_id": call_id, "content": reply})
         calls += 1
-        href = _navigation(stdout) if step.tool == "run_python" else None
+        href = navigation_target(stdout) if step.tool == "run_python" else None
         if plan.answer_from == "final_json" and href is not None and not pending:
             # Follow the link, then run the same program on the new page.
             pending = [Step("navigate", href), step]

@@ -43,9 +43,9 @@ from primerl_run import (
 )
 from request_bodies import diff
 from scripted_server import ScriptedServer, policy_for
-from vf_run import BIN
+from vf_run import BIN, bad_arguments
 
-from bs4_env.episode.engine import TOOL_SPECS, Budgets
+from bs4_env.episode.engine import Budgets
 from bs4_env.episode.executors import make_executor
 from bs4_env.episode.tool_text import without_timing
 from bs4_env.evaluation.rollout import Rollout, run_rollout
@@ -53,7 +53,6 @@ from bs4_env.grading.rubric import TIMING_COMPONENTS
 from bs4_env.tasks.modes import DatasetConfig, build_rows
 from bs4_env.tasks.registry import build_task
 from bs4_env.tasks.splits import Row
-from bs4_env.tools.arg_repair import repair_tool_arguments
 
 pytestmark = pytest.mark.integration
 
@@ -100,16 +99,6 @@ def _engine(
     return {(r.task.archetype_id, r.task.seed): r for r in asyncio.run(play())}
 
 
-def _bad_arguments(messages: list[dict[str, Any]]) -> int:
-    calls = [c for m in messages for c in m.get("tool_calls") or ()]
-    return sum(
-        repair_tool_arguments(TOOL_SPECS[c["function"]["name"]], c["function"]["arguments"])
-        .arguments is None
-        for c in calls
-        if c["function"]["name"] in TOOL_SPECS
-    )  # fmt: skip
-
-
 def _text(content: Any) -> str:
     if isinstance(content, list):
         return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
@@ -124,7 +113,7 @@ def _assert_matches_engine(trace: dict[str, Any], engine: Rollout) -> None:
     for name, value in engine.score.components.items():
         if name not in TIMING_COMPONENTS:
             assert trace["metrics"][name] == value, (key, name, trace["metrics"])
-    assert trace["metrics"]["bad_arguments"] == _bad_arguments(engine.messages), key
+    assert trace["metrics"]["bad_arguments"] == bad_arguments(engine.messages), key
     replies = [without_timing(str(m["content"])) for m in engine.messages if m["role"] == "tool"]
     assert [without_timing(r) for r in trace["tool_replies"]] == replies, key
     assert trace["final"] == engine.final_text, key

@@ -19,9 +19,16 @@ from typing import Any
 
 import pytest
 from scripted_server import POLICY_NAMES, ScriptedServer, policy_for
-from vf_run import BIN, VfRun, run_vf_eval, total_reward, trace_messages, vf_eval_command
+from vf_run import (
+    BIN,
+    VfRun,
+    bad_arguments,
+    run_vf_eval,
+    total_reward,
+    trace_messages,
+    vf_eval_command,
+)
 
-from bs4_env.episode.engine import TOOL_SPECS
 from bs4_env.episode.executors import make_executor
 from bs4_env.episode.tool_text import without_timing
 from bs4_env.evaluation.rollout import Rollout, run_rollout
@@ -30,7 +37,6 @@ from bs4_env.tasks.model import Category
 from bs4_env.tasks.modes import DatasetConfig, build_rows
 from bs4_env.tasks.registry import build_task, default_registry
 from bs4_env.tasks.splits import Row
-from bs4_env.tools.arg_repair import repair_tool_arguments
 
 pytestmark = pytest.mark.integration
 
@@ -101,16 +107,6 @@ def _engine_rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
     return asyncio.run(_rollouts(policy))
 
 
-def _bad_arguments(messages: list[dict[str, Any]]) -> int:
-    """The engine's count of calls refused for unrepairable arguments."""
-    calls = [c for m in messages for c in m.get("tool_calls") or ()]
-    return sum(
-        repair_tool_arguments(TOOL_SPECS[c["function"]["name"]], c["function"]["arguments"])
-        .arguments is None
-        for c in calls
-    )  # fmt: skip
-
-
 def _untimed(components: Mapping[str, float]) -> dict[str, float]:
     return {k: v for k, v in components.items() if k not in TIMING_COMPONENTS}
 
@@ -143,7 +139,7 @@ def test_vf_eval_matches_engine(policy: str, vf_runs: dict[str, VfRun]) -> None:
         for name, value in engine.score.components.items():
             if name not in TIMING_COMPONENTS:  # wall-clock figures differ run to run
                 assert metrics[name] == value, (key, name)
-        assert metrics["bad_arguments"] == _bad_arguments(engine.messages), key
+        assert metrics["bad_arguments"] == bad_arguments(engine.messages), key
         # The transcripts themselves: every tool reply and the final answer.
         messages = trace_messages(trace)
         vf_tools = [without_timing(_text(m["content"])) for m in messages if m["role"] == "tool"]

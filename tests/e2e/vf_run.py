@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bs4_env.episode.engine import TOOL_SPECS
+from bs4_env.tools.arg_repair import repair_tool_arguments
+
 BIN = Path(sys.executable).parent
 KEY_VAR = "BS4ENV_SCRIPTED_KEY"
 UV_CACHE = Path(os.environ.get("BS4ENV_UV_CACHE", Path.home() / ".cache" / "bs4env-uv"))
@@ -111,3 +114,14 @@ def total_reward(trace: dict[str, Any]) -> float:
 def trace_messages(trace: dict[str, Any]) -> list[dict[str, Any]]:
     """The trace's messages in node order (a single branch with the null harness)."""
     return [node["message"] for node in trace["nodes"]]
+
+
+def bad_arguments(messages: list[dict[str, Any]]) -> int:
+    """The engine's count of calls refused for unrepairable arguments, from a transcript."""
+    calls = [c for m in messages for c in m.get("tool_calls") or ()]
+    return sum(
+        repair_tool_arguments(TOOL_SPECS[c["function"]["name"]], c["function"]["arguments"])
+        .arguments is None
+        for c in calls
+        if c["function"]["name"] in TOOL_SPECS
+    )  # fmt: skip
