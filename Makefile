@@ -3,6 +3,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+TORCH_VERSION ?= 2.13.0
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 
 .PHONY: eval test test-fast lint bench browser primerl-venv test-sandbox-unprivileged
@@ -10,6 +11,9 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	# torch first, pinned: the learn extra's tests need only its CPU build (torch 2.13.0 here is
+	# the local CPU wheel; an unpinned torch would pull the multi-GB CUDA build).
+	$(BIN)/python -m pip install --quiet 'torch==$(TORCH_VERSION)'
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 

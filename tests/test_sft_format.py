@@ -8,7 +8,8 @@ their calls.
 
 With the Qwen2.5-Coder GGUF (``/work/shared/tools/local-model-setup.sh 0.5b``; the ``gguf``
 package importable; path in ``BS4_GGUF`` or the setup script's default), the tokenizer is
-built from the GGUF (``<tool_call>``/``</tool_call>`` as added tokens, eos ``<|im_end|>``),
+built from the GGUF by ``bs4_env.learn.qwen_tokenizer.tokenizer_from_gguf``
+(``<tool_call>``/``</tool_call>`` as added tokens, eos ``<|im_end|>``),
 the GGUF's own chat template renders each episode, renderers' typed ``qwen3`` renderer (what
 ``[renderer] name = "qwen3"`` makes prime-rl's SFT loader use) must give the same token ids,
 and the tool calls parsed back from the assistant tokens must equal the episode's.
@@ -119,49 +120,12 @@ def test_arrow_nulls_would_break_without_prime_rl_steps(records: list[dict[str, 
 
 
 def _gguf_tokenizer(path: Path) -> Any:
-    gguf = pytest.importorskip("gguf")
-    tokenizers = pytest.importorskip("tokenizers")
-    transformers = pytest.importorskip("transformers")
-    reader = gguf.GGUFReader(str(path))
+    pytest.importorskip("gguf")
+    pytest.importorskip("tokenizers")
+    pytest.importorskip("transformers")
+    from bs4_env.learn.qwen_tokenizer import tokenizer_from_gguf
 
-    def strings(name: str) -> list[str]:
-        field = reader.fields[name]
-        return [bytes(field.parts[i]).decode() for i in field.data]
-
-    tokens, merges = strings("tokenizer.ggml.tokens"), strings("tokenizer.ggml.merges")
-    field = reader.fields["tokenizer.ggml.token_type"]
-    types = [int(field.parts[i][0]) for i in field.data]
-    template = strings("tokenizer.chat_template")[0]
-    model = tokenizers.models.BPE(
-        {t: i for i, t in enumerate(tokens)}, [tuple(m.split(" ", 1)) for m in merges]
-    )
-    tok = tokenizers.Tokenizer(model)
-    # Qwen2's pre-tokenizer split (llama.cpp's "qwen2" pre-tokenizer) then byte-level.
-    split = (
-        r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
-        r"|\s*[\r\n]+|\s+(?!\S)|\s+"
-    )
-    tok.pre_tokenizer = tokenizers.pre_tokenizers.Sequence(
-        [
-            tokenizers.pre_tokenizers.Split(tokenizers.Regex(split), behavior="isolated"),
-            tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
-        ]
-    )
-    tok.decoder = tokenizers.decoders.ByteLevel()
-    # Control (3) and user-defined (4) tokens, <tool_call> and </tool_call> among them, must be
-    # added tokens, or BPE splits them into pieces that llama.cpp never produces.
-    special = [
-        tokenizers.AddedToken(t, special=True)
-        for t, k in zip(tokens, types, strict=False)
-        if k in (3, 4)
-    ]
-    tok.add_special_tokens(special)
-    return transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tok,
-        eos_token="<|im_end|>",
-        pad_token="<|endoftext|>",
-        chat_template=template,
-    )
+    return tokenizer_from_gguf(path)
 
 
 @pytest.mark.skipif(

@@ -10,6 +10,7 @@ from bs4_env.cli.catalog import cmd_list, cmd_preview
 from bs4_env.cli.configs_cmd import add_configs_arguments, cmd_configs
 from bs4_env.cli.doctor_cmd import cmd_doctor
 from bs4_env.cli.eval_cmd import add_eval_arguments, cmd_eval
+from bs4_env.cli.learn_cmd import add_learn_arguments, cmd_learn
 from bs4_env.cli.proofs import cmd_check, cmd_manifest
 from bs4_env.cli.report_cmd import add_report_arguments, cmd_report
 from bs4_env.cli.sft_data_cmd import add_sft_data_arguments, cmd_sft_data
@@ -68,6 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_sft = sub.add_parser("sft-data", help="warm-start episodes (chat + tool calls) for SFT")
     add_sft_data_arguments(p_sft)
     p_sft.set_defaults(func=cmd_sft_data)
+
+    p_learn = sub.add_parser("learn", help="CPU learning run: baseline, LoRA SFT, RL, report")
+    add_learn_arguments(p_learn)
+    p_learn.set_defaults(func=cmd_learn)
     return parser
 
 

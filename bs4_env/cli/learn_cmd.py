@@ -1,0 +1,87 @@
+"""``bs4-env learn``: a staged CPU learning run (baseline, LoRA SFT, RL, evals, report).
+
+Needs the ``learn`` extra (torch, transformers, peft, gguf, xllamacpp, scipy) and, for the
+real run, the Qwen2.5-Coder GGUF of ``../shared/tools/local-model-setup.sh 0.5b``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from bs4_env.learn.model_source import DEFAULT_GGUF
+
+STAGE_HELP = "comma-separated stages (default: all, in order): " + ",".join(
+    ("plan", "data", "eval-base", "sft", "eval-sft", "rl", "eval-rl", "report")
+)
+
+
+def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", type=Path, default=Path("outputs/learn"), help="run folder")
+    parser.add_argument(
+        "--model", default=str(DEFAULT_GGUF), help="base model GGUF, or 'tiny' (plumbing test)"
+    )
+    parser.add_argument("--stages", help=STAGE_HELP)
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run in --out (finished stages are skipped); without it an "
+        "existing run folder is refused",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="held-out draw, rows and order")
+    parser.add_argument("--sft-episodes", type=int, default=300)
+    parser.add_argument("--sft-epochs", type=int, default=1)
+    parser.add_argument("--sft-lr", type=float, default=2e-4)
+    parser.add_argument("--lora-rank", type=int, default=16)
+    parser.add_argument("--eval-archetypes", type=int, default=8, help="trained ones evaluated")
+    parser.add_argument("--eval-rows", type=int, default=3, help="eval rows per archetype")
+    parser.add_argument("--samples", type=int, default=4, help="sampled runs per row (spread)")
+    parser.add_argument("--rl-steps", type=int, default=8)
+    parser.add_argument("--rl-rows", type=int, default=4, help="train rows per RL step")
+    parser.add_argument("--rl-group", type=int, default=4, help="samples per row (>= 2)")
+    parser.add_argument("--rl-lr", type=float, default=5e-5)
+    parser.add_argument("--max-tokens", type=int, default=768, help="per model turn")
+    parser.add_argument(
+        "--max-seq-tokens", type=int, default=3072, help="longer SFT episodes are dropped"
+    )
+    parser.add_argument("--parallel", type=int, default=4, help="llama.cpp slots")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def cmd_learn(args: argparse.Namespace) -> int:
+    from bs4_env.learn.model_source import ModelSource
+    from bs4_env.learn.pipeline import STAGES, LearnSettings, run_stages
+    from bs4_env.learn.plan import PlanSettings
+    from bs4_env.learn.rl_stage import RlSettings
+    from bs4_env.learn.serving_eval import EvalSettings
+    from bs4_env.learn.sft_stage import SftSettings
+    from bs4_env.learn.trainer import TrainConfig
+
+    if args.out.exists() and any(args.out.iterdir()) and not args.resume:
+        print(f"bs4-env learn: {args.out} holds a run; pass --resume to continue it")
+        return 2
+    if args.rl_group < 2:
+        print("bs4-env learn: --rl-group must be >= 2 (advantages are relative to the group)")
+        return 2
+    stages = args.stages.split(",") if args.stages else list(STAGES)
+    lora = {"lora_rank": args.lora_rank, "lora_alpha": 2 * args.lora_rank, "seed": args.seed}
+    settings = LearnSettings(
+        source=ModelSource.parse(args.model),
+        plan=PlanSettings(
+            seed=args.seed,
+            eval_trained_archetypes=args.eval_archetypes,
+            eval_rows_per_archetype=args.eval_rows,
+            sft_episodes=args.sft_episodes,
+        ),
+        evaluation=EvalSettings(
+            max_tokens=args.max_tokens, samples=args.samples, parallel=args.parallel
+        ),
+        sft=SftSettings(epochs=args.sft_epochs, max_tokens=args.max_seq_tokens),
+        sft_train=TrainConfig(learning_rate=args.sft_lr, **lora),
+        rl=RlSettings(steps=args.rl_steps, rows_per_step=args.rl_rows, group_size=args.rl_group),
+        rl_train=TrainConfig(learning_rate=args.rl_lr, **lora),
+        progress=not args.quiet,
+    )
+    asyncio.run(run_stages(args.out, settings, stages, print))
+    return 0

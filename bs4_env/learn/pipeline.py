@@ -1,0 +1,213 @@
+"""``bs4-env learn``: the staged learning run, each stage checkpointed and resumable.
+
+Stages, in order (each writes ``<out>/stages/<name>.json`` with its figures when done; a
+resumed run skips finished stages and continues an interrupted one from its checkpoint):
+
+- ``plan``: the held-out archetypes and eval rows (``plan.json``), fixed before any eval;
+- ``data``: ``sft-data`` episodes from the train split of the trained archetypes;
+- ``eval-base``: the base model on the eval rows (greedy + samples);
+- ``sft``: LoRA SFT on the episodes, then the adapter as a llama.cpp GGUF;
+- ``eval-sft``: the SFT adapter on the same rows;
+- ``rl``: RL from the SFT adapter on the plan's RL archetypes (train rows);
+- ``eval-rl``: the RL adapter on the same rows;
+- ``report``: ``summary.json``, ``summary.md`` and one HTML report per stage and subset.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bs4_env.learn.model_source import ModelSource
+from bs4_env.learn.plan import PlanSettings, load_or_make_plan
+from bs4_env.learn.rl_stage import RlSettings
+from bs4_env.learn.serving_eval import EvalSettings
+from bs4_env.learn.sft_stage import SftSettings
+from bs4_env.learn.trainer import TrainConfig
+from bs4_env.tasks.registry import default_registry
+
+STAGES = ("plan", "data", "eval-base", "sft", "eval-sft", "rl", "eval-rl", "report")
+EVAL_STAGES = {"eval-base": None, "eval-sft": "sft", "eval-rl": "rl"}
+
+
+@dataclass(frozen=True)
+class LearnSettings:
+    source: ModelSource
+    plan: PlanSettings = field(default_factory=PlanSettings)
+    evaluation: EvalSettings = field(default_factory=EvalSettings)
+    sft: SftSettings = field(default_factory=SftSettings)
+    sft_train: TrainConfig = field(default_factory=TrainConfig)
+    rl: RlSettings = field(default_factory=RlSettings)
+    rl_train: TrainConfig = field(default_factory=lambda: TrainConfig(learning_rate=5e-5))
+    progress: bool = True
+
+
+class Run:
+    """One output folder: its plan, stage markers and artefacts."""
+
+    def __init__(self, out: Path, settings: LearnSettings) -> None:
+        self.out = out
+        self.settings = settings
+        self.registry = default_registry()
+        self.plan = load_or_make_plan(out, self.registry, settings.plan)
+        self._model: tuple[Any, Any] | None = None
+
+    def marker(self, stage: str) -> Path:
+        return self.out / "stages" / f"{stage}.json"
+
+    def done(self, stage: str) -> bool:
+        return self.marker(stage).is_file()
+
+    def finish(self, stage: str, figures: dict[str, Any]) -> None:
+        path = self.marker(stage)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(figures, indent=1, default=str) + "\n")
+
+    def adapter_gguf(self, stage: str) -> Path:
+        return self.out / stage / "adapter.gguf"
+
+    def checkpoint(self, stage: str) -> Path:
+        return self.out / stage / "checkpoint"
+
+    def base_gguf(self) -> Path:
+        return self.settings.source.serving_file(self.out / "model")
+
+    def model(self) -> tuple[Any, Any]:
+        """A fresh base model and its tokenizer (each training stage adds its own LoRA)."""
+        return self.settings.source.load()
+
+
+async def _stage_data(run: Run) -> dict[str, Any]:
+    from bs4_env.learn.sft_stage import make_episodes
+
+    data = await make_episodes(
+        run.registry,
+        run.plan.trained,
+        run.settings.plan.sft_episodes,
+        run.settings.plan.seed,
+        run.out / "sft-data",
+    )
+    summary = json.loads((data.parent / "summary.json").read_text())
+    return {"file": str(data), **{k: summary[k] for k in ("kept", "dropped", "kinds")}}
+
+
+async def _stage_eval(run: Run, stage: str) -> dict[str, Any]:
+    from bs4_env.learn.serving_eval import evaluate_served
+
+    trained_by = EVAL_STAGES[stage]
+    adapter = None if trained_by is None else run.adapter_gguf(trained_by)
+    results = await evaluate_served(
+        stage,
+        run.base_gguf(),
+        adapter,
+        run.plan.eval_rows,
+        run.out / stage,
+        run.settings.evaluation,
+        run.settings.progress,
+    )
+    return {
+        subset: {
+            name: {"n": doc["n"], "avg_reward": doc["avg_reward"]} for name, doc in runs.items()
+        }
+        for subset, runs in results.items()
+    }
+
+
+async def _stage_sft(run: Run) -> dict[str, Any]:
+    from bs4_env.learn.gguf_export import write_lora_gguf
+    from bs4_env.learn.sft_stage import load_sequences, train_sft
+    from bs4_env.learn.trainer import LoraTrainer
+    from bs4_env.sft.build import DATA_FILE
+
+    model, tokenizer = run.model()
+    sequences, dropped = load_sequences(
+        tokenizer, run.out / "sft-data" / DATA_FILE, run.settings.sft.max_tokens
+    )
+    trainer = LoraTrainer(model, run.settings.sft_train)
+    figures = train_sft(
+        trainer,
+        sequences,
+        run.settings.sft,
+        run.settings.plan.seed,
+        run.checkpoint("sft"),
+        run.out / "sft" / "sft-log.jsonl",
+    )
+    write_lora_gguf(trainer.adapter_state(), trainer.config.lora_alpha, run.adapter_gguf("sft"))
+    return {**figures, "dropped": dropped}
+
+
+async def _stage_rl(run: Run) -> dict[str, Any]:
+    from bs4_env.learn.gguf_export import write_lora_gguf
+    from bs4_env.learn.rl_stage import train_rl
+    from bs4_env.learn.trainer import LoraTrainer
+
+    model, tokenizer = run.model()
+    trainer = LoraTrainer(model, run.settings.rl_train)
+    checkpoint = run.checkpoint("rl")
+    if not checkpoint.is_dir():
+        trainer.load(run.checkpoint("sft"), adapter_only=True)
+    figures = await train_rl(
+        trainer,
+        tokenizer,
+        run.base_gguf(),
+        run.plan.rl_archetypes,
+        run.settings.rl,
+        run.settings.evaluation,
+        run.settings.plan.seed,
+        run.out / "rl",
+        checkpoint,
+    )
+    write_lora_gguf(trainer.adapter_state(), trainer.config.lora_alpha, run.adapter_gguf("rl"))
+    return figures
+
+
+async def _stage_report(run: Run) -> dict[str, Any]:
+    from bs4_env.learn.report import write_learning_report
+
+    return write_learning_report(run.out, run.plan, run.settings.evaluation)
+
+
+async def run_stages(
+    out: Path, settings: LearnSettings, stages: list[str], say: Callable[[str], None]
+) -> None:
+    """Run the named stages in order, skipping finished ones; each prints its figures."""
+    unknown = [s for s in stages if s not in STAGES]
+    if unknown:
+        raise ValueError(f"unknown stages {unknown}; valid: {list(STAGES)}")
+    run = Run(out, settings)
+    say(f"plan: held out {run.plan.held_out}; RL on {run.plan.rl_archetypes}")
+    if not run.done("plan"):
+        run.finish("plan", run.plan.to_json() | {"settings_all": _jsonable(settings)})
+    for stage in [s for s in STAGES if s in stages and s != "plan"]:
+        if run.done(stage):
+            say(f"{stage}: done earlier ({run.marker(stage)})")
+            continue
+        started = time.monotonic()
+        if stage == "data":
+            figures = await _stage_data(run)
+        elif stage in EVAL_STAGES:
+            trained_by = EVAL_STAGES[stage]
+            if trained_by is not None and not run.done(trained_by):
+                raise ValueError(f"{stage} needs stage {trained_by!r} first")
+            figures = await _stage_eval(run, stage)
+        elif stage == "sft":
+            figures = await _stage_sft(run)
+        elif stage == "rl":
+            if not run.done("sft"):
+                raise ValueError("rl needs stage 'sft' first")
+            figures = await _stage_rl(run)
+        else:
+            figures = await _stage_report(run)
+        figures["seconds"] = round(time.monotonic() - started, 1)
+        run.finish(stage, figures)
+        say(f"{stage}: {json.dumps(figures, default=str)[:2000]}")
+
+
+def _jsonable(settings: LearnSettings) -> dict[str, Any]:
+    data = asdict(settings)
+    data["source"] = {"kind": settings.source.kind, "path": str(settings.source.path)}
+    return data

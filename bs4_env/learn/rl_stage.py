@@ -1,0 +1,165 @@
+"""RL on CPU from the SFT adapter: group sampling, our reward, group-relative advantages.
+
+Each step draws ``rows_per_step`` train rows of the plan's RL archetypes, serves the current
+adapter with llama.cpp, plays ``group_size`` rollouts per row at ``temperature`` through the
+engine (our reward, nothing else), and keeps only groups whose rewards differ. A sample's
+advantage is its reward minus its group's mean; the LoRA update is the policy-gradient loss
+``-A * log p(assistant tokens)`` normalised by the batch's token count (prime-rl's default
+token-level normalisation, without its importance ratio: each batch is sampled from the
+adapter being updated and used for exactly one step). The sampler serves the quantized GGUF
+while the trainer holds dequantized weights; that mismatch is not corrected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from tqdm import tqdm
+
+from bs4_env.episode.engine import Budgets
+from bs4_env.episode.executors import make_executor
+from bs4_env.episode.tool_schema import openai_tools
+from bs4_env.evaluation.openai_policy import Endpoint, OpenAIChatPolicy
+from bs4_env.evaluation.rollout import run_rollout
+from bs4_env.learn.gguf_export import write_lora_gguf
+from bs4_env.learn.llama_server import LlamaServer
+from bs4_env.learn.render import RenderError, render_episode, shared_prefix_length
+from bs4_env.learn.serving_eval import EvalSettings
+from bs4_env.learn.trainer import LoraTrainer
+from bs4_env.tasks.registry import build_task
+from bs4_env.tasks.splits import TRAIN_SEEDS_PER_ARCHETYPE, seed_for
+
+
+@dataclass(frozen=True)
+class RlSettings:
+    steps: int = 8
+    rows_per_step: int = 4
+    group_size: int = 4
+    temperature: float = 1.0
+
+
+def step_rows(archetypes: list[str], step: int, count: int, seed: int) -> list[tuple[str, int]]:
+    """The train rows of one RL step (seeded by step, so a resumed run draws the same)."""
+    rng = Random(f"rl-rows:{seed}:{step}")
+    return [
+        (rng.choice(archetypes), seed_for("train", rng.randrange(TRAIN_SEEDS_PER_ARCHETYPE)))
+        for _ in range(count)
+    ]
+
+
+async def _sample_groups(
+    server: LlamaServer,
+    rows: list[tuple[str, int]],
+    settings: RlSettings,
+    budgets: Budgets,
+    eval_settings: EvalSettings,
+) -> list[list[dict[str, Any]]]:
+    policy = OpenAIChatPolicy(
+        server.model,
+        Endpoint(server.base_url, "local"),
+        eval_settings.max_tokens,
+        settings.temperature,
+        timeout_s=900.0,
+    )
+    gate = asyncio.Semaphore(eval_settings.parallel)
+    try:
+        async with make_executor("local", concurrency=eval_settings.parallel) as executor:
+
+            async def one(archetype: str, seed: int) -> dict[str, Any]:
+                async with gate:
+                    task = build_task(archetype, seed, "train")
+                    rollout = await run_rollout(
+                        task, policy, executor, budgets, eval_settings.max_turns
+                    )
+                    return {"reward": rollout.score.reward, "messages": rollout.messages}
+
+            groups = await asyncio.gather(
+                *(
+                    asyncio.gather(*(one(a, s) for _ in range(settings.group_size)))
+                    for a, s in rows
+                )
+            )
+    finally:
+        await policy.aclose()
+    return [list(g) for g in groups]
+
+
+def advantages(rewards: list[float]) -> list[float]:
+    """Reward minus the group mean (zero for every member of a group without spread)."""
+    mean = sum(rewards) / len(rewards)
+    return [r - mean for r in rewards]
+
+
+async def train_rl(
+    trainer: LoraTrainer,
+    tokenizer: Any,
+    base_gguf: Path,
+    archetypes: list[str],
+    settings: RlSettings,
+    eval_settings: EvalSettings,
+    seed: int,
+    folder: Path,
+    checkpoint: Path,
+) -> dict[str, Any]:
+    """Run (or finish) the RL steps; each step's figures go to ``folder/rl-log.jsonl``."""
+    if checkpoint.is_dir():
+        trainer.load(checkpoint)
+    budgets = Budgets(
+        max_tool_calls=eval_settings.max_tool_calls,
+        max_output_bytes=eval_settings.max_output_bytes,
+    )
+    tools = openai_tools()
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / "rl-log.jsonl"
+    with tqdm(total=settings.steps, initial=trainer.steps, desc="rl steps") as bar:
+        for step in range(trainer.steps, settings.steps):
+            adapter = folder / "current-adapter.gguf"
+            write_lora_gguf(trainer.adapter_state(), trainer.config.lora_alpha, adapter)
+            server = LlamaServer(
+                base_gguf,
+                lora_gguf=adapter,
+                log_path=folder / "server.log",
+                ctx_size=eval_settings.ctx_per_slot * eval_settings.parallel,
+                parallel=eval_settings.parallel,
+            )
+            rows = step_rows(archetypes, step, settings.rows_per_step, seed)
+            async with server:
+                groups = await _sample_groups(server, rows, settings, budgets, eval_settings)
+            batch, unrenderable = [], 0
+            spread_groups = 0
+            for group in groups:
+                rewards = [float(g["reward"]) for g in group]
+                if len(set(rewards)) < 2:
+                    continue  # no spread: every advantage is zero, nothing to learn
+                spread_groups += 1
+                for sample, advantage in zip(group, advantages(rewards), strict=True):
+                    try:
+                        sequence = render_episode(tokenizer, sample["messages"], tools)
+                    except RenderError:
+                        unrenderable += 1
+                        continue
+                    batch.append((sequence, advantage))
+            record: dict[str, Any] = {
+                "step": step + 1,
+                "rows": rows,
+                "mean_reward": sum(g["reward"] for grp in groups for g in grp)
+                / sum(len(grp) for grp in groups),
+                "groups_with_spread": spread_groups,
+                "unrenderable": unrenderable,
+            }
+            if batch:
+                stats = trainer.step(batch, shared_prefix_length([s for s, _ in batch]))
+                record.update(loss=stats.loss, seconds=stats.seconds, samples=len(batch))
+            else:
+                trainer.steps += 1  # a step with no spread still counts: the rows were drawn
+            trainer.save(checkpoint)
+            with log.open("a", encoding="utf-8") as sink:
+                sink.write(json.dumps(record) + "\n")
+            bar.update(1)
+            bar.set_postfix(reward=f"{record['mean_reward']:.2f}", spread=spread_groups)
+    return {"steps": settings.steps, "log": str(log)}
