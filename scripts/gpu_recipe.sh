@@ -7,14 +7,21 @@
 #
 #   scripts/gpu_recipe.sh --shape 1xh100 --steps 150 --prime-rl ~/prime-rl --out ~/bs4-run
 #   scripts/gpu_recipe.sh --shape 2xh100 --steps 200 --prime-rl ~/prime-rl --out ~/bs4-run
+#   scripts/gpu_recipe.sh --shape 8xh100 --steps 300 --prime-rl ~/prime-rl --out ~/bs4-run
 #   scripts/gpu_recipe.sh --shape 2xh100 --steps 5 --prime-rl ~/prime-rl --out /tmp/r --dry-run
 #
+# Shapes: 1xh100 and 2xh100 train Qwen/Qwen3-4B-Instruct-2507; 8xh100 trains
+# Qwen/Qwen2.5-Coder-7B-Instruct (SFT on all eight GPUs, RL with vLLM on GPUs 0-5 as 6
+# data-parallel replicas and the trainer on GPUs 6-7, so its eval servers use GPUs 0-5 too).
+#
 # Stages, in order:
-#   1. baseline: vLLM serves the base model; `bs4-env eval` on the bench (like-for-like flags)
+#   1. baseline: vLLM serves the shape's base model; `bs4-env eval` on the bench (like-for-like
+#                flags)
 #   2. sft:      `bs4-env sft-data`, then `uv run sft @ <shape's *.sft.toml>`
 #   3. merge:    the SFT LoRA (a DCP checkpoint: prime-rl 559b447 has no merge/export tool)
 #                folded into the base model by scripts/merge_sft_lora.py
-#   4. rl:       `uv run rl @ <shape's rl config> --max-steps N --model.name <merged>`
+#   4. rl:       `uv run rl @ <shape's rl config> --max-steps N --model.name <merged>
+#                --tokenizer.name <base model>`
 #                (1xh100: prime-rl's `inference` on the same GPU first, as the README says)
 #   5. after:    vLLM serves the merged model + the RL run's last adapter; the same eval
 #   6. report:   `bs4-env report` on both results files and a before/after comparison
@@ -27,7 +34,6 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CONFIGS="$ROOT/configs/prime-rl"
-BASE_MODEL="Qwen/Qwen3-4B-Instruct-2507"
 PORT=8000
 BASE_URL="http://localhost:$PORT/v1"
 LORA_NAME="bs4"
@@ -36,7 +42,8 @@ SFT_EPISODES=3000
 # used verbatim by both evals, so before and after cannot drift apart.
 EVAL_FLAGS=(--base-url "$BASE_URL" --api-key-var VLLM_API_KEY --split bench -n 200
   --temperature 0 --max-tokens 1024 --max-turns 10 --max-tool-calls 8 --max-output-bytes 3000)
-# Server flags shared by both eval servers (the README's `vllm serve` line).
+# Server flags shared by both eval servers (the README's `vllm serve` line); the shape adds its
+# GPUs (SERVE_GPUS) and any data parallelism (SERVE_FLAGS).
 VLLM_FLAGS=(--port "$PORT" --max-model-len 32768 --enable-auto-tool-choice
   --tool-call-parser hermes)
 
@@ -56,7 +63,7 @@ die() {
 
 usage() {
   cat <<'EOF'
-usage: scripts/gpu_recipe.sh --shape {1xh100,2xh100} --steps N --prime-rl DIR --out DIR
+usage: scripts/gpu_recipe.sh --shape {1xh100,2xh100,8xh100} --steps N --prime-rl DIR --out DIR
                              [--dry-run [--check-configs] [--primerl-venv DIR]]
 EOF
 }
@@ -81,7 +88,7 @@ parse_args() {
       *) usage >&2 && die "unknown argument: $1" ;;
     esac
   done
-  [[ -n "$SHAPE" ]] || die "--shape is required (1xh100 or 2xh100)"
+  [[ -n "$SHAPE" ]] || die "--shape is required (1xh100, 2xh100 or 8xh100)"
   [[ "$STEPS" =~ ^[1-9][0-9]*$ ]] || die "--steps must be a positive integer, got '${STEPS}'"
   [[ -n "$PRIME_RL" ]] || die "--prime-rl DIR is required (a prime-rl checkout at 559b447)"
   [[ -n "$OUT" ]] || die "--out DIR is required"
@@ -91,21 +98,37 @@ parse_args() {
   PRIMERL_VENV="$(realpath -m "${PRIMERL_VENV:-$PRIME_RL/.venv}")"
 }
 
-# Per shape: the SFT config, the RL config, the hand-started inference config (1x only: prime-rl
-# main has no one-GPU mode) and the GPUs the eval server uses.
+# Per shape: the base model (its configs' [model] name), the SFT config, the RL config, the
+# hand-started inference config (1x only: prime-rl main has no one-GPU mode), and the GPUs and
+# extra flags of the eval servers (the same vLLM layout as the RL config's inference).
 select_shape() {
+  SERVE_GPUS="0"
+  SERVE_FLAGS=()
   case "$SHAPE" in
     1xh100)
+      BASE_MODEL="Qwen/Qwen3-4B-Instruct-2507"
       SFT_CONFIG="$CONFIGS/qwen3-4b-lora-sft-1xh100.sft.toml"
       RL_CONFIG="$CONFIGS/qwen3-4b-lora-1xh100.toml"
       INFERENCE_CONFIG="$CONFIGS/qwen3-4b-lora-1xh100.inference.toml"
       ;;
     2xh100)
+      BASE_MODEL="Qwen/Qwen3-4B-Instruct-2507"
       SFT_CONFIG="$CONFIGS/qwen3-4b-lora-sft-2xh100.sft.toml"
       RL_CONFIG="$CONFIGS/qwen3-4b-lora-2xh100.toml"
       INFERENCE_CONFIG=""
       ;;
-    *) die "unknown shape '$SHAPE' (known: 1xh100, 2xh100)" ;;
+    8xh100)
+      # SFT: the trainer on all eight GPUs. RL ([deployment] 6 inference + 2 train GPUs):
+      # prime-rl puts vLLM on GPUs 0-5 (6 data-parallel replicas) and the trainer on 6-7; the
+      # eval servers take that same vLLM layout.
+      BASE_MODEL="Qwen/Qwen2.5-Coder-7B-Instruct"
+      SFT_CONFIG="$CONFIGS/qwen25-coder-7b-lora-sft-8xh100.sft.toml"
+      RL_CONFIG="$CONFIGS/qwen25-coder-7b-lora-8xh100.toml"
+      INFERENCE_CONFIG=""
+      SERVE_GPUS="0,1,2,3,4,5"
+      SERVE_FLAGS=(--data-parallel-size 6)
+      ;;
+    *) die "unknown shape '$SHAPE' (known: 1xh100, 2xh100, 8xh100)" ;;
   esac
   local config
   for config in "$SFT_CONFIG" "$RL_CONFIG" ${INFERENCE_CONFIG:+"$INFERENCE_CONFIG"}; do
@@ -207,7 +230,8 @@ eval_bench() {
 
 stage_baseline() {
   stage "1: baseline eval of $BASE_MODEL"
-  start_server env CUDA_VISIBLE_DEVICES=0 uv run vllm serve "$BASE_MODEL" "${VLLM_FLAGS[@]}"
+  start_server env CUDA_VISIBLE_DEVICES="$SERVE_GPUS" uv run vllm serve "$BASE_MODEL" \
+    "${VLLM_FLAGS[@]}" "${SERVE_FLAGS[@]}"
   eval_bench "$BASE_MODEL" "$BEFORE"
   stop_server
 }
@@ -232,7 +256,8 @@ stage_merge() {
 stage_rl() {
   stage "4: RL from the warm start ($(basename "$RL_CONFIG"), $STEPS steps)"
   # --tokenizer.name: with a local merged folder as the model, renderer `auto` cannot map the
-  # path to the qwen3 renderer and prime-rl refuses the config; the tokenizer is unchanged.
+  # path to the qwen3 renderer and prime-rl refuses the config; the tokenizer is unchanged (the
+  # Qwen2.5 configs document the same handover: --tokenizer.name Qwen/Qwen2.5-Coder-7B-Instruct).
   local args=(@ "$RL_CONFIG" --max-steps "$STEPS" --model.name "$MERGED"
     --tokenizer.name "$BASE_MODEL" --output-dir "$OUT/rl" --run.name "$RL_RUN")
   if [[ -n "$INFERENCE_CONFIG" ]]; then
@@ -255,7 +280,8 @@ stage_after() {
   # it is served with; the broadcast directory holds it in PEFT form.
   local adapter
   adapter="$(latest_step "$OUT/rl/$RL_RUN/broadcasts")"
-  start_server env CUDA_VISIBLE_DEVICES=0 uv run vllm serve "$MERGED" "${VLLM_FLAGS[@]}" \
+  start_server env CUDA_VISIBLE_DEVICES="$SERVE_GPUS" uv run vllm serve "$MERGED" \
+    "${VLLM_FLAGS[@]}" "${SERVE_FLAGS[@]}" \
     --enable-lora --max-lora-rank 32 --lora-modules "$LORA_NAME=$adapter"
   eval_bench "$LORA_NAME" "$AFTER"
   stop_server

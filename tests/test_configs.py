@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,13 @@ from bs4_env.tasks.registry import build_task, default_registry
 from bs4_env.tasks.splits import SPLIT_BASES, seed_for
 
 RL_CONFIGS = [p for p in config_files() if config_kind(p) == "rl"]
+SFT_CONFIGS = [p for p in config_files() if config_kind(p) == "sft"]
+# The first header line of an SFT config names the RL config it warms up.
+HANDS_OVER_TO = re.compile(r"\(then RL: (?P<id>[a-z0-9.-]+)\)")
+QWEN25_RENDERER = {
+    "name": "custom",
+    "import_path": "bs4_env.integrations.qwen25_renderer.Qwen25Renderer",
+}
 # One-GPU configs: no [inference] table, vLLM is started by hand from a companion config.
 SHARED_GPU = [p for p in RL_CONFIGS if "inference" not in load_toml(p)]
 DATASET_KEYS = {f.name for f in fields(DatasetConfig)}
@@ -161,6 +169,50 @@ def test_taskset_arguments_are_accepted_by_our_config(path: Path) -> None:
             assert table["id"] == "beautiful-soup-env"
             dataset = {k: v for k, v in table.items() if k in DATASET_KEYS}
             assert select_archetypes(DatasetConfig.from_kwargs(**dataset))
+
+
+@pytest.mark.parametrize("path", SFT_CONFIGS, ids=_name)
+def test_sft_config_hands_over_to_its_rl_config(path: Path) -> None:
+    """An SFT config trains the model and LoRA shape of the RL config it names (so the merged
+    adapter is the one RL goes on training), on the registry's GPUs, from the sft-data folder
+    with prime-rl's default (assistant-only) loss mask, with a typed renderer: ``auto`` only
+    for a model renderers registers one for (prime-rl's SFT validator refuses the rest), else
+    this package's Qwen2.5 renderer."""
+    from renderers.base import MODEL_RENDERER_MAP
+
+    doc = load_toml(path)
+    registry = load_registry()
+    entry = find_entry(registry, read_header(path)[0])
+    match = HANDS_OVER_TO.search(path.read_text().splitlines()[0])
+    assert match is not None, f"{_name(path)}: no '(then RL: <id>)' in its first line"
+    rl_entry = find_entry(registry, match["id"])
+    assert rl_entry["kind"] == "rl" and prime_rl_ref(path) == "main"
+    rl = load_toml(REPO_ROOT / rl_entry["file"])
+    assert doc["model"]["name"] == rl["model"]["name"] == entry["model"]
+    assert doc["model"]["lora"] == rl["trainer"]["model"]["lora"]
+    data, gpus = doc["data"], doc["deployment"]["num_train_gpus"]
+    assert gpus == entry["gpus"]
+    # prime-rl's SFT trainer asserts this when it starts (the validator does not).
+    assert data["batch_size"] % (gpus * data["micro_batch_size"]) == 0
+    assert data["seq_len"] <= doc["model"]["seq_len"]
+    assert data["type"] == "sft" and data["name"] == "outputs/sft-data"
+    assert "loss_mask" not in data
+    renderer = doc.get("renderer", {"name": "auto"})
+    if renderer["name"] == "auto":
+        assert doc["model"]["name"] in MODEL_RENDERER_MAP
+    else:
+        assert doc["model"]["name"].startswith("Qwen/Qwen2.5") and renderer == QWEN25_RENDERER
+
+
+def test_every_rl_model_has_sft_configs_on_one_gpu_and_more() -> None:
+    """Each model with a main RL config has an SFT warm start on one GPU and on several."""
+    rl_models = {load_toml(p)["model"]["name"] for p in RL_CONFIGS if prime_rl_ref(p) == "main"}
+    gpus: dict[str, set[int]] = {}
+    for path in SFT_CONFIGS:
+        doc = load_toml(path)
+        gpus.setdefault(doc["model"]["name"], set()).add(doc["deployment"]["num_train_gpus"])
+    assert set(gpus) == rl_models
+    assert all(1 in counts and max(counts) > 1 for counts in gpus.values()), gpus
 
 
 def test_legacy_argument_check_rejects_typos_and_bad_types() -> None:

@@ -11,16 +11,25 @@ import json
 import shlex
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "gpu_recipe.sh"
+QWEN3 = "Qwen/Qwen3-4B-Instruct-2507"
+QWEN25_CODER = "Qwen/Qwen2.5-Coder-7B-Instruct"
+# Per shape: the registry ids of its configs (inference: the hand-started companion, 1x only),
+# its base model, and the GPUs its eval servers use (the RL config's vLLM GPUs).
 SHAPES = {
-    "1xh100": {"sft": "qwen3-4b-lora-sft-1xh100", "rl": "qwen3-4b-lora-1xh100"},
-    "2xh100": {"sft": "qwen3-4b-lora-sft-2xh100", "rl": "qwen3-4b-lora-2xh100"},
-}
+    "1xh100": {"sft": "qwen3-4b-lora-sft-1xh100", "rl": "qwen3-4b-lora-1xh100",
+               "inference": "qwen3-4b-lora-1xh100-inference", "model": QWEN3, "serve": "0"},
+    "2xh100": {"sft": "qwen3-4b-lora-sft-2xh100", "rl": "qwen3-4b-lora-2xh100",
+               "inference": None, "model": QWEN3, "serve": "0"},
+    "8xh100": {"sft": "qwen25-coder-7b-lora-sft-8xh100", "rl": "qwen25-coder-7b-lora-8xh100",
+               "inference": None, "model": QWEN25_CODER, "serve": "0,1,2,3,4,5"},
+}  # fmt: skip
 STAGES = ["1: baseline", "2: SFT", "3: merge", "4: RL", "5: eval after", "6: like-for-like"]
 LIKE_FOR_LIKE = {
     "--split": "bench",
@@ -67,6 +76,21 @@ def config_after(argv: list[str], marker: str = "@") -> Path:
     return Path(argv[argv.index(marker) + 1])
 
 
+def value(argv: list[str], flag: str) -> str:
+    return argv[argv.index(flag) + 1]
+
+
+def config_model(path: Path) -> str:
+    """The model a prime-rl config names: [model] name, or [vllm] model for inference."""
+    table = tomllib.loads(path.read_text())
+    return table["model"]["name"] if "model" in table else table["vllm"]["model"]
+
+
+def servers(commands: list[list[str]]) -> list[list[str]]:
+    """The two eval servers' ``vllm serve`` commands (before, after)."""
+    return [c for c in commands if "vllm" in c and c[c.index("vllm") + 1] == "serve"]
+
+
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_dry_run_stages_in_order(shape: str, tmp_path: Path) -> None:
     stages, commands = plan(shape, tmp_path)
@@ -107,15 +131,72 @@ def test_configs_named_are_registered_with_the_right_kind(shape: str, tmp_path: 
         assert record["kind"] == entry, (config, record["kind"], entry)
         seen[entry] = record["id"]
     assert seen["sft"] == SHAPES[shape]["sft"] and seen["rl"] == SHAPES[shape]["rl"]
-    if shape == "1xh100":
-        assert seen["inference"] == "qwen3-4b-lora-1xh100-inference"
-    else:
-        assert "inference" not in seen
+    assert seen.get("inference") == SHAPES[shape]["inference"]
     # RL starts from the merged warm start and runs the requested steps.
     rl = next(c for c in commands if "@" in c and c[c.index("@") - 1] == "rl")
     merge = next(c for c in commands if "merge_sft_lora.py" in " ".join(c))
     assert rl[rl.index("--max-steps") + 1] == "7"
     assert rl[rl.index("--model.name") + 1] == merge[merge.index("--out") + 1]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_the_shapes_model_throughout(shape: str, tmp_path: Path) -> None:
+    """Baseline served and evaluated, every config's model, the merge base, the RL tokenizer:
+    all the shape's base model (the documented merge-then-RL handover)."""
+    stages, commands = plan(shape, tmp_path)
+    model = SHAPES[shape]["model"]
+    assert stages[0] == f"1: baseline eval of {model}"
+    assert stages[2] == f"3: merge the SFT LoRA into {model}"
+    before, _ = servers(commands)
+    assert before[before.index("serve") + 1] == model
+    evals = [c for c in commands if "bs4-env" in c and "eval" in c]
+    assert value(evals[0], "--model") == model
+    for argv in commands:
+        if "@" in argv:
+            assert config_model(config_after(argv)) == model, argv
+    merge = next(c for c in commands if "merge_sft_lora.py" in " ".join(c))
+    assert config_model(Path(value(merge, "--config"))) == model
+    rl = next(c for c in commands if "@" in c and c[c.index("@") - 1] == "rl")
+    assert value(rl, "--tokenizer.name") == model
+    assert value(rl, "--model.name") == value(merge, "--out")
+    other = {spec["model"] for spec in SHAPES.values()} - {model}
+    assert not any(name in arg for c in commands for arg in c for name in other)
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_eval_servers_take_the_rl_configs_vllm_gpus(shape: str, tmp_path: Path) -> None:
+    """Both eval servers run where the RL config puts vLLM: GPUs 0..num_infer_gpus-1 (GPU 0
+    when the RL config starts none: 1x, whose hand-started companion shares GPU 0), one
+    data-parallel replica per GPU."""
+    _, commands = plan(shape, tmp_path)
+    rl = next(c for c in commands if "@" in c and c[c.index("@") - 1] == "rl")
+    rl_config = tomllib.loads(config_after(rl).read_text())
+    infer_gpus = max(rl_config["deployment"]["num_infer_gpus"], 1)
+    tensor_parallel = rl_config.get("inference", {}).get("vllm", {}).get("tensor_parallel_size", 1)
+    assert tensor_parallel == 1
+    expected = ",".join(str(gpu) for gpu in range(infer_gpus))
+    assert expected == SHAPES[shape]["serve"]
+    both = servers(commands)
+    assert len(both) == 2
+    for server in both:
+        assert f"CUDA_VISIBLE_DEVICES={expected}" in server, server
+        replicas = int(value(server, "--data-parallel-size")) if infer_gpus > 1 else 1
+        assert replicas == infer_gpus, server
+        assert ("--data-parallel-size" in server) == (infer_gpus > 1), server
+    # The after server serves the RL adapter at the RL config's LoRA rank.
+    rank = rl_config["trainer"]["model"]["lora"]["rank"]
+    assert value(both[1], "--max-lora-rank") == str(rank)
+    # RL itself: prime-rl splits the GPUs by [deployment]; only 1x pins its one GPU.
+    pinned = [arg for arg in rl if arg.startswith("CUDA_VISIBLE_DEVICES=")]
+    assert pinned == (["CUDA_VISIBLE_DEVICES=0"] if shape == "1xh100" else [])
+
+
+def test_usage_names_every_shape() -> None:
+    proc = recipe("--help")
+    assert proc.returncode == 0, proc.stderr
+    assert "{" + ",".join(SHAPES) + "}" in proc.stdout
+    assert ", ".join(SHAPES) in recipe("--shape", "nope", "--steps", "1", "--prime-rl", "/p",
+                                       "--out", "/tmp/x", "--dry-run").stderr  # fmt: skip
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
@@ -178,4 +259,4 @@ def test_prime_rl_accepts_the_recipe_commands(shape: str, tmp_path: Path) -> Non
     )  # fmt: skip
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
     checked = proc.stdout.count("checking with prime-rl's own --dry-run")
-    assert checked == (3 if shape == "1xh100" else 2)
+    assert checked == (3 if SHAPES[shape]["inference"] else 2)  # sft, rl (+ inference on 1x)

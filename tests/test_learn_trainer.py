@@ -132,3 +132,14 @@ def test_bad_batches_are_refused() -> None:
         trainer.step([(one, 1.0), (other, 1.0)], 12)
     with pytest.raises(RenderError, match="no assistant turn"):
         render_episode(tokenizer, _episode("x", "b")[:2], [])
+
+
+def test_group_advantages_and_rl_rows_are_seeded() -> None:
+    from bs4_env.learn.rl_stage import advantages, step_rows
+    from bs4_env.tasks.splits import split_of_seed
+
+    assert advantages([1.0, 0.0, 0.0, 1.0]) == [0.5, -0.5, -0.5, 0.5]
+    assert advantages([0.5, 0.5]) == [0.0, 0.0]
+    rows = step_rows(["a", "b"], 3, 5, seed=0)
+    assert rows == step_rows(["a", "b"], 3, 5, seed=0) != step_rows(["a", "b"], 4, 5, seed=0)
+    assert all(a in ("a", "b") and split_of_seed(s) == "train" for a, s in rows)

@@ -10,9 +10,9 @@ With the Qwen2.5-Coder GGUF (``/work/shared/tools/local-model-setup.sh 0.5b``; t
 package importable; path in ``BS4_GGUF`` or the setup script's default), the tokenizer is
 built from the GGUF by ``bs4_env.learn.qwen_tokenizer.tokenizer_from_gguf``
 (``<tool_call>``/``</tool_call>`` as added tokens, eos ``<|im_end|>``),
-the GGUF's own chat template renders each episode, renderers' typed ``qwen3`` renderer (what
-``[renderer] name = "qwen3"`` makes prime-rl's SFT loader use) must give the same token ids,
-and the tool calls parsed back from the assistant tokens must equal the episode's.
+the GGUF's own chat template renders each episode, and the tool calls parsed back from the
+assistant tokens must equal the episode's; renderers' typed ``qwen3`` renderer refuses this
+tokenizer (the typed Qwen2.5 renderer is ``tests/test_qwen25_renderer.py``'s).
 """
 
 from __future__ import annotations
@@ -159,8 +159,9 @@ def test_gguf_template_round_trips_tool_calls(records: list[dict[str, Any]]) -> 
         assert calls == wanted
         assert record["messages"][-1]["content"] in text
         assert tokenizer.convert_tokens_to_ids("<tool_call>") in trained
-    # prime-rl main's SFT rejects DefaultRenderer, and the typed qwen3 renderer needs
-    # <tool_response> as one token, which Qwen2.5's vocabulary lacks: no SFT config for
-    # Qwen2.5-Coder until renderers has a typed Qwen2.5 renderer (README "Train").
+    # prime-rl main's SFT rejects DefaultRenderer, and renderers' typed qwen3 renderer needs
+    # <tool_response> as one token, which Qwen2.5's vocabulary lacks: the Qwen2.5-Coder SFT
+    # configs name this package's typed renderer instead (bs4_env.integrations.qwen25_renderer,
+    # checked token for token against this template in tests/test_qwen25_renderer.py).
     with pytest.raises(AssertionError, match="tool_response"):
         Qwen3Renderer(tokenizer)

@@ -94,7 +94,7 @@ class PageSample:
 
     def _matrices(self) -> tuple[Any, Any, list[str]]:
         """Train and test matrices over the columns seen on ``MIN_PAGES`` train pages."""
-        from scipy.sparse import csr_matrix  # type: ignore[import-untyped]  # with scikit-learn
+        from scipy.sparse import csr_matrix  # with scikit-learn
 
         seen = Counter(i for indices, _ in self._rows[: len(self.train)] for i in indices)
         kept = sorted(i for i, n in seen.items() if n >= MIN_PAGES)

@@ -57,9 +57,7 @@ def write_learning_report(out: Path, plan: Plan, settings: EvalSettings) -> dict
     (out / "summary.md").write_text(tables + "\n", encoding="utf-8")
     print(tables)
     headline = {
-        stage: {
-            subset: block["overall"]["reward"]["mean"] for subset, block in by_subset.items()
-        }
+        stage: {subset: block["overall"]["reward"]["mean"] for subset, block in by_subset.items()}
         for stage, by_subset in summary["results"].items()
     }
     return {"summary": str(out / "summary.json"), "pages": pages, "mean_reward": headline}

@@ -79,10 +79,7 @@ async def _sample_groups(
                     return {"reward": rollout.score.reward, "messages": rollout.messages}
 
             groups = await asyncio.gather(
-                *(
-                    asyncio.gather(*(one(a, s) for _ in range(settings.group_size)))
-                    for a, s in rows
-                )
+                *(asyncio.gather(*(one(a, s) for _ in range(settings.group_size))) for a, s in rows)
             )
     finally:
         await policy.aclose()

@@ -1,6 +1,6 @@
 """Which plans to try for one task, with its style choices, and in which order.
 
-Order: the targeted writers (one per page family, then the generic one) or the abstention
+Order: the targeted writers (one per page family, then the two generic ones) or the abstention
 writer, each with a drawn parser and then the default parser, then the reference program bound
 to this request's literals. Variants drawn
 per episode: an inspection call first (print the request's block), and a first try that
@@ -18,8 +18,14 @@ from bs4_env.sft.abstain import write_abstain
 from bs4_env.sft.bind import BindError, bind_program
 from bs4_env.sft.plan import PARSERS, Plan, Step, soup_line
 from bs4_env.sft.targeted import truth_strings, write_targeted
+from bs4_env.sft.targeted_aggregates import write_aggregate
+from bs4_env.sft.targeted_forms import write_form
+from bs4_env.sft.targeted_pairs import write_pairs
 from bs4_env.sft.targeted_records import write_record
+from bs4_env.sft.targeted_scripts import write_script_data
+from bs4_env.sft.targeted_siblings import write_siblings
 from bs4_env.sft.targeted_tables import write_table
+from bs4_env.sft.targeted_visible import write_visible
 from bs4_env.tasks.model import Category, Task
 from bs4_env.tasks.registry import Registry
 
@@ -34,8 +40,24 @@ _BLOCK_OUTLINE = (
 
 
 # Family writers first: where one fits, it computes the answer from the page's structure
-# (a titled table, a record's fields) rather than pointing at the element that holds it.
-TARGETED_WRITERS: tuple[Writer, ...] = (write_table, write_record, write_targeted)
+# (a titled table, a record's fields, a form, embedded JSON, an aggregate over the items, the
+# siblings after a heading, two label lists paired) rather than pointing at the element that
+# holds it. The two generic writers come last: the one that points at the answer's element,
+# then the one that also skips what is not shown.
+TARGETED_WRITERS: tuple[Writer, ...] = (
+    write_table,
+    write_record,
+    write_form,
+    write_script_data,
+    write_aggregate,
+    write_siblings,
+    write_pairs,
+    write_targeted,
+    write_visible,
+)
+# Writers that select the element holding the known answer: no use where the answer is
+# computed over many items (an aggregation), a shortcut no solver has.
+POINTING_WRITERS = (write_targeted, write_visible)
 
 
 def _draw_parser(rng: Random) -> str:
@@ -87,7 +109,7 @@ def candidate_plans(task: Task, registry: Registry, rng: Random) -> list[Plan]:
     if registry.get(task.archetype_id).category is Category.AGGREGATION:
         # The answer of an aggregation is computed over many items: the generic writer would
         # select the one element that holds the known answer, a shortcut no solver has.
-        writers = tuple(writer for writer in writers if writer is not write_targeted)
+        writers = tuple(writer for writer in writers if writer not in POINTING_WRITERS)
     parser = _draw_parser(rng)
     plans: list[Plan] = []
     for writer in writers:

@@ -441,8 +441,9 @@ SFT_CONFIGS = sorted(
 def test_every_sft_config_dry_runs(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     """``sft @ <config> --dry-run``: prime-rl's own launcher accepts each SFT config and writes
     the resolved config, reading our episodes (``bs4-env sft-data``) with the assistant-only
-    loss mask."""
-    assert len(SFT_CONFIGS) >= 2
+    loss mask. The Qwen2.5-Coder configs pass its typed-renderer check only through this
+    package's renderer, which the launcher imports from the installed checkout."""
+    assert len(SFT_CONFIGS) >= 4
     work = tmp_path_factory.mktemp("sft-dry")
     for config in SFT_CONFIGS:
         target = work / config.stem
@@ -459,3 +460,5 @@ def test_every_sft_config_dry_runs(venv: Path, tmp_path_factory: pytest.TempPath
             "assistant": True,
             "tool": False,
         }
+        renderer = tomllib.loads(config.read_text()).get("renderer", {"name": "auto"})
+        assert {k: written[0]["renderer"][k] for k in renderer} == renderer, config.name
