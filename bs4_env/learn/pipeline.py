@@ -10,7 +10,8 @@ resumed run skips finished stages and continues an interrupted one from its chec
 - ``eval-sft``: the SFT adapter on the same rows;
 - ``rl``: RL from the SFT adapter on the plan's RL archetypes (train rows);
 - ``eval-rl``: the RL adapter on the same rows;
-- ``report``: ``summary.json``, ``summary.md`` and one HTML report per stage and subset.
+- ``report``: ``summary.json``, ``summary.md`` and one HTML report per stage and subset
+  (rebuilt on every run, over the stages evaluated so far).
 """
 
 from __future__ import annotations
@@ -183,7 +184,8 @@ async def run_stages(
     if not run.done("plan"):
         run.finish("plan", run.plan.to_json() | {"settings_all": _jsonable(settings)})
     for stage in [s for s in STAGES if s in stages and s != "plan"]:
-        if run.done(stage):
+        # The report is rebuilt on every run: it covers whichever stages are evaluated so far.
+        if run.done(stage) and stage != "report":
             say(f"{stage}: done earlier ({run.marker(stage)})")
             continue
         started = time.monotonic()
