@@ -14,12 +14,12 @@ from bs4_env.grading.rubric import Score
 from bs4_env.learn.compare import (
     CompareError,
     compare_stages,
-    markdown_tables,
     records_of,
     spread_rows,
     uses_tools,
     well_formed,
 )
+from bs4_env.learn.compare_tables import markdown_tables
 from bs4_env.learn.stats import mean_interval, paired_test, proportion
 from bs4_env.tasks.registry import Registry, build_task
 from bs4_env.tasks.splits import seed_for

@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bs4_env.learn.compare import compare_stages, markdown_tables, records_of
+from bs4_env.learn.compare import compare_stages, records_of
+from bs4_env.learn.compare_tables import markdown_tables
 from bs4_env.learn.plan import Plan
 from bs4_env.learn.serving_eval import EvalSettings, greedy_path, sample_path
 
