@@ -69,9 +69,11 @@ async def evaluate_served(
     async with server, make_executor("local", concurrency=settings.parallel) as executor:
         endpoint = Endpoint(server.base_url, "local")
         runs = [(0.0, None)] + [(settings.sample_temperature, k) for k in range(settings.samples)]
-        for subset, pairs in rows_by_subset.items():
-            rows = [Row(archetype, seed, "eval") for archetype, seed in pairs]
-            for temperature, k in runs:
+        # Greedy runs of every subset first: an interrupted stage already has the headline
+        # figures of all subsets; the samples (spread) follow.
+        for temperature, k in runs:
+            for subset, pairs in rows_by_subset.items():
+                rows = [Row(archetype, seed, "eval") for archetype, seed in pairs]
                 policy = OpenAIChatPolicy(
                     server.model, endpoint, settings.max_tokens, temperature, timeout_s=900.0
                 )
