@@ -106,10 +106,7 @@ async def train_rl(
     """Run (or finish) the RL steps; each step's figures go to ``folder/rl-log.jsonl``."""
     if checkpoint.is_dir():
         trainer.load(checkpoint)
-    budgets = Budgets(
-        max_tool_calls=eval_settings.max_tool_calls,
-        max_output_bytes=eval_settings.max_output_bytes,
-    )
+    budgets = eval_settings.budgets()
     tools = openai_tools()
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / "rl-log.jsonl"
@@ -117,13 +114,7 @@ async def train_rl(
         for step in range(trainer.steps, settings.steps):
             adapter = folder / "current-adapter.gguf"
             write_lora_gguf(trainer.adapter_state(), trainer.config.lora_alpha, adapter)
-            server = LlamaServer(
-                base_gguf,
-                lora_gguf=adapter,
-                log_path=folder / "server.log",
-                ctx_size=eval_settings.ctx_per_slot * eval_settings.parallel,
-                parallel=eval_settings.parallel,
-            )
+            server = eval_settings.server(base_gguf, adapter, folder / "server.log")
             rows = step_rows(archetypes, step, settings.rows_per_step, seed)
             async with server:
                 groups = await _sample_groups(server, rows, settings, budgets, eval_settings)

@@ -35,6 +35,20 @@ class EvalSettings:
     parallel: int = 4
     ctx_per_slot: int = 6144
 
+    def budgets(self) -> Budgets:
+        """The engine budgets of one episode."""
+        return Budgets(max_tool_calls=self.max_tool_calls, max_output_bytes=self.max_output_bytes)
+
+    def server(self, base_gguf: Path, adapter_gguf: Path | None, log_path: Path) -> LlamaServer:
+        """llama.cpp serving ``base_gguf`` (plus the adapter) with ``parallel`` slots."""
+        return LlamaServer(
+            base_gguf,
+            lora_gguf=adapter_gguf,
+            log_path=log_path,
+            ctx_size=self.ctx_per_slot * self.parallel,
+            parallel=self.parallel,
+        )
+
 
 def greedy_path(folder: Path, subset: str) -> Path:
     return folder / f"{subset}-greedy.json"
@@ -55,17 +69,9 @@ async def evaluate_served(
 ) -> dict[str, dict[str, Any]]:
     """Greedy and sampled results per subset, written under ``folder`` (resumable)."""
     folder.mkdir(parents=True, exist_ok=True)
-    budgets = Budgets(
-        max_tool_calls=settings.max_tool_calls, max_output_bytes=settings.max_output_bytes
-    )
+    budgets = settings.budgets()
     out: dict[str, dict[str, Any]] = {}
-    server = LlamaServer(
-        base_gguf,
-        lora_gguf=adapter_gguf,
-        log_path=folder / "server.log",
-        ctx_size=settings.ctx_per_slot * settings.parallel,
-        parallel=settings.parallel,
-    )
+    server = settings.server(base_gguf, adapter_gguf, folder / "server.log")
     async with server, make_executor("local", concurrency=settings.parallel) as executor:
         endpoint = Endpoint(server.base_url, "local")
         runs = [(0.0, None)] + [(settings.sample_temperature, k) for k in range(settings.samples)]

@@ -18,7 +18,7 @@ from tqdm import tqdm
 
 from bs4_env.episode.executors import make_executor
 from bs4_env.learn.render import RenderError, Sequence_, render_episode, shared_prefix_length
-from bs4_env.learn.trainer import LoraTrainer, TrainConfig
+from bs4_env.learn.trainer import LoraTrainer
 from bs4_env.sft.build import DATA_FILE, generate
 from bs4_env.sft.rows import sft_rows
 from bs4_env.tasks.registry import Registry
@@ -115,7 +115,3 @@ def train_sft(
         "suffix_tokens_per_second_this_run": round(suffix_tokens / seconds, 1) if seconds else None,
         "trained_tokens_this_run": trained_tokens,
     }
-
-
-def new_trainer(model: Any, config: TrainConfig) -> LoraTrainer:
-    return LoraTrainer(model, config)
