@@ -14,6 +14,8 @@ model through llama.cpp (base GGUF + adapter GGUF). These tests build the tiny r
   ``tool_calls``, while the same call written as bare JSON stays content (strict parsing), and
   so does ``<tool_call>{...}</tool_call>`` on one line; a call cut by ``max_tokens`` comes back
   as "length" with partial arguments;
+* trained rows of the tool-call tags (:mod:`bs4_env.learn.token_rows`) served in the same
+  adapter give HF's log-probabilities for every token;
 * ``write_lora_gguf`` refuses modules llama.cpp would not apply, and a server that cannot load
   its model fails with its log.
 
@@ -367,6 +369,67 @@ def test_lora_adapter_matches_hf(base_server: Any, tiny: Tiny) -> None:
     assert _distance(llama, unscaled) > 0.5
 
 
+def _next_logprobs(url: str, prompt: list[int], vocab: int) -> dict[int, float]:
+    reply = _post(
+        url + "/completion",
+        {
+            "prompt": prompt,
+            "n_predict": 1,
+            "temperature": 0,
+            "n_probs": vocab,
+            "cache_prompt": False,
+            "return_tokens": True,
+        },
+    )
+    (step,) = reply["completion_probabilities"]
+    return {c["id"]: c["logprob"] for c in step["top_logprobs"]}
+
+
+def test_token_rows_adapter_matches_hf(tiny: Tiny) -> None:
+    """Trained rows of the tool-call tags ride in the adapter (token_embd and output LoRAs of
+    rank 2): llama.cpp then gives every token, the tags included, HF's log-probability, on a
+    prompt that also reads the tags (the input rows)."""
+    import torch
+    from peft import get_peft_model_state_dict
+
+    from bs4_env.learn.gguf_export import write_lora_gguf
+    from bs4_env.learn.llama_server import LlamaServer
+    from bs4_env.learn.token_rows import TokenRows, tag_ids
+
+    r, alpha = 4, 16
+    tuned = _peft(tiny, r, alpha, seed=3).eval()
+    tags = tag_ids(tiny.tokenizer)
+    rows = TokenRows(tuned.base_model.model, tags)
+    with torch.random.fork_rng(devices=[]), torch.no_grad():
+        torch.manual_seed(4)
+        rows.input_delta.normal_(0.0, 0.5)
+        rows.output_delta.normal_(0.0, 0.5)
+    state = get_peft_model_state_dict(tuned)
+    with_rows = tiny.dir / "rows-lora.gguf"
+    write_lora_gguf(state, alpha, with_rows, extra=rows.lora_tensors(alpha))
+    without = _lora_gguf(tuned, alpha, tiny.dir / "rows-missing-lora.gguf")
+    prompt = _ids(tiny.tokenizer, _chat(arguments_as_text=False))
+    assert tags[0] in prompt and tags[1] in prompt
+    with torch.no_grad():
+        logits = tuned(input_ids=torch.tensor([prompt])).logits[0, -1]
+    hf = torch.log_softmax(logits.float(), -1).tolist()
+    vocab = len(tiny.tokenizer)
+    served = {}
+    for name, adapter in (("rows", with_rows), ("lora only", without)):
+        with LlamaServer(
+            tiny.gguf,
+            log_path=tiny.dir / f"{adapter.stem}.log",
+            lora_gguf=adapter,
+            ctx_size=2048,
+            precise=True,
+        ) as server:
+            served[name] = _next_logprobs(server.url, prompt, vocab)
+    assert len(served["rows"]) == vocab
+    assert max(abs(served["rows"][i] - hf[i]) for i in range(vocab)) < LOGPROB_TOL
+    # Without the rows' tensors the tags' log-probabilities are another model's.
+    assert min(abs(served["lora only"][i] - hf[i]) for i in tags) > 0.5
+
+
 def _train_tool_caller(tiny: Tiny) -> PeftModel:
     """Teach a LoRA three replies: a tool call as the template writes it, the same call as
     bare JSON, and one with the tags on the call's line."""
@@ -483,6 +546,7 @@ def test_trained_adapter_tool_calls_are_parsed_strictly(base_server: Any, tiny: 
 
 
 def test_write_lora_gguf_refuses_unknown_modules(tmp_path: Path) -> None:
+    import numpy as np
     import torch
 
     from bs4_env.learn.gguf_export import write_lora_gguf
@@ -503,6 +567,9 @@ def test_write_lora_gguf_refuses_unknown_modules(tmp_path: Path) -> None:
             write_lora_gguf({**good, key: torch.zeros(2, 8)}, 4, tmp_path / "bad.gguf")
     with pytest.raises(ValueError, match="needs both lora_A and lora_B"):
         write_lora_gguf(dict(list(good.items())[:1]), 4, tmp_path / "half.gguf")
+    for name in ("output.weight", "blk.0.attn_q.weight.lora_a", "token_embd.weight.lora_x"):
+        with pytest.raises(ValueError, match="extra adapter tensor"):
+            write_lora_gguf(good, 4, tmp_path / "x.gguf", extra={name: np.zeros((2, 8))})
 
 
 def test_server_that_cannot_load_reports_its_log(tmp_path: Path) -> None:

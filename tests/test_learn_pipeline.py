@@ -61,9 +61,16 @@ def test_tiny_run_goes_through_every_stage_and_resumes(
     assert (out / "rl/adapter.gguf").stat().st_size > 0
     rl_log = [json.loads(line) for line in (out / "rl/rl-log.jsonl").open()]
     assert len(rl_log) == 1 and "groups_with_spread" in rl_log[0]
+    assert sft["token_rows"] == json.loads((out / "stages/rl.json").read_text())["token_rows"]
+    assert len(sft["token_rows"]) == 2  # the tool-call tags' rows train with the LoRA
     summary = json.loads((out / "summary.json").read_text())
     assert summary["stages"] == ["base", "sft", "rl"]
-    assert set(summary["subsets"]) == {"trained", "held_out", "limitation"}
+    assert set(summary["subsets"]) == {"trained", "held_out", "limitation", "rl_archetypes"}
+    rl_rows = summary["results"]["rl"]["rl_archetypes"]["by_archetype"]
+    assert set(rl_rows) == set(plan["rl_archetypes"]) & set(
+        summary["results"]["rl"]["trained"]["by_archetype"]
+    )
+    assert {t["runs"] for t in summary["paired"]} == {"greedy", "greedy+samples"}
     for stage in ("base", "sft", "rl"):
         document = json.loads((out / f"eval-{stage}/held_out-greedy.json").read_text())
         assert document["n"] == len(plan["eval_rows"]["held_out"])

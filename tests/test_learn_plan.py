@@ -48,6 +48,40 @@ def test_a_saved_plan_is_reused_and_other_settings_are_refused(tmp_path: Path) -
         load_or_make_plan(tmp_path, registry, PlanSettings(seed=2))
 
 
+def test_a_smaller_trained_set_keeps_every_other_draw() -> None:
+    """``trained_archetypes`` narrows what SFT covers without moving the held-out set, the
+    eval rows or the RL archetypes (and a plan without it is what it always was)."""
+    registry = default_registry()
+    full = make_plan(registry, PlanSettings(seed=1))
+    narrow = make_plan(registry, PlanSettings(seed=1, trained_archetypes=24))
+    assert (narrow.held_out, narrow.eval_rows, narrow.rl_archetypes) == (
+        full.held_out,
+        full.eval_rows,
+        full.rl_archetypes,
+    )
+    assert len(narrow.trained) == 24 and set(narrow.trained) < set(full.trained)
+    evaluated = {a for a, _ in narrow.eval_rows["trained"]}
+    trained_limits = {a for a, _ in narrow.eval_rows["limitation"]} - set(narrow.held_out)
+    assert evaluated | trained_limits <= set(narrow.trained)
+    assert narrow == make_plan(registry, PlanSettings(seed=1, trained_archetypes=24))
+    for bad in (5, 500):
+        with pytest.raises(ValueError, match="trained_archetypes must be between"):
+            make_plan(registry, PlanSettings(seed=1, trained_archetypes=bad))
+
+
+def test_the_committed_learning_run_plan_is_reproduced() -> None:
+    """The plan of the committed run (outputs/learn-0p5b-seed0) is what its settings make:
+    new plan options must not move the draws of existing plans."""
+    import json
+
+    path = Path(__file__).parents[1] / "outputs/learn-0p5b-seed0" / PLAN_FILE
+    saved = json.loads(path.read_text())
+    made = make_plan(default_registry(), PlanSettings(**saved["settings"])).to_json()
+    assert {k: v for k, v in made.items() if k != "settings"} == {
+        k: v for k, v in saved.items() if k != "settings"
+    }
+
+
 def test_impossible_hold_out_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot hold out"):
         make_plan(default_registry(), PlanSettings(held_out_limitation=99))

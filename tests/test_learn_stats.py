@@ -219,6 +219,26 @@ def test_spread_counts_rows_whose_samples_differ() -> None:
         compare_stages(greedy, {"base": {"trained": [p[:3] for p in passes]}})
 
 
+def test_paired_test_over_all_runs_uses_each_rows_mean() -> None:
+    """With samples, each pair is also tested on per-row means over greedy + samples: a row
+    whose greedy run ties but whose samples improve counts as improved there."""
+    base_greedy = dict.fromkeys(ROWS, 0.0)
+    sft_greedy = {**base_greedy, ("alpha", 1): 1.0}
+    base_samples = [stage(dict.fromkeys(ROWS, 0.0)) for _ in range(3)]
+    sft_samples = [stage({**dict.fromkeys(ROWS, 1.0), ("beta", 2): None}) for _ in range(3)]
+    summary = compare_stages(
+        {"base": {"trained": stage(base_greedy)}, "sft": {"trained": stage(sft_greedy)}},
+        {"base": {"trained": base_samples}, "sft": {"trained": sft_samples}},
+    )
+    greedy, all_runs = summary["paired"]
+    assert (greedy["runs"], all_runs["runs"]) == ("greedy", "greedy+samples")
+    assert (greedy["improved"], greedy["tied"]) == (1, 3)
+    # alpha/1: (1 + 3) / 4; alpha/2, beta/1: 3 / 4; beta/2: errors count 0.
+    assert (all_runs["improved"], all_runs["tied"]) == (3, 1)
+    assert all_runs["mean_difference"]["mean"] == pytest.approx((1.0 + 0.75 + 0.75) / 4)
+    assert "| trained | base -> sft | greedy+samples | 4 |" in markdown_tables(summary)
+
+
 def test_summary_is_json_ready_with_paired_tests_between_stages() -> None:
     base = {row: 0.0 for row in ROWS}
     sft = {**base, ("alpha", 1): 1.0, ("beta", 2): None}
@@ -251,7 +271,7 @@ def test_summary_is_json_ready_with_paired_tests_between_stages() -> None:
     tables = markdown_tables(summary)
     assert "**trained**" in tables and "**held_out**" in tables and "**paired tests**" in tables
     assert "| rl | 4 | 0 | 1.000" in tables
-    assert "| trained | base -> rl | 4 | 1.000" in tables
+    assert "| trained | base -> rl | greedy | 4 | 1.000" in tables
 
 
 def test_records_from_the_real_rollout_record(registry: Registry) -> None:

@@ -143,3 +143,78 @@ def test_group_advantages_and_rl_rows_are_seeded() -> None:
     rows = step_rows(["a", "b"], 3, 5, seed=0)
     assert rows == step_rows(["a", "b"], 3, 5, seed=0) != step_rows(["a", "b"], 4, 5, seed=0)
     assert all(a in ("a", "b") and split_of_seed(s) == "train" for a, s in rows)
+
+
+def _tag_margin(trainer: LoraTrainer, sequence: Any, tag: int, rival: int) -> float:
+    """Logit of ``tag`` minus that of ``rival`` where the sequence first writes ``tag``."""
+    position = sequence.ids.index(tag)
+    with torch.no_grad():
+        logits = trainer.model(input_ids=torch.tensor([sequence.ids[:position]])).logits[0, -1]
+    return float(logits[tag] - logits[rival])
+
+
+def test_token_rows_make_an_untrained_tag_writable(tmp_path: Path) -> None:
+    """The real failure, in small: the tag's rows equal another token's (as Qwen2.5-Coder-0.5B's
+    unused special tokens are), so a LoRA alone can never rank the tag above it; trained rows
+    can. Their checkpoint round-trips and a trainer of the other kind refuses it."""
+    from bs4_env.learn.token_rows import tag_ids
+
+    def twinned() -> tuple[Any, list[int], int]:
+        model, tokenizer = tiny_qwen2(3)
+        tags = tag_ids(tokenizer)
+        rival = tokenizer.convert_tokens_to_ids("<|im_start|>")
+        with torch.no_grad():
+            for matrix in (model.get_input_embeddings().weight, model.lm_head.weight):
+                matrix[tags] = matrix[rival].clone()
+        return model, tags, rival
+
+    _, tokenizer = tiny_qwen2(3)
+    episode = render_episode(tokenizer, _episode("print(soup.h1)", "done"), openai_tools())
+    prefix = shared_prefix_length([episode])
+    model, tags, rival = twinned()
+    lora_only = LoraTrainer(model, TrainConfig(learning_rate=1e-2, seed=0))
+    model, tags, rival = twinned()
+    with_rows = LoraTrainer(model, TrainConfig(learning_rate=1e-2, seed=0), tags)
+    first = with_rows.step([(episode, 1.0)], prefix)
+    lora_only.step([(episode, 1.0)], prefix)
+    for _ in range(15):
+        lora_only.step([(episode, 1.0)], prefix)
+        last = with_rows.step([(episode, 1.0)], prefix)
+    assert _tag_margin(lora_only, episode, tags[0], rival) == pytest.approx(0.0, abs=1e-4)
+    assert _tag_margin(with_rows, episode, tags[0], rival) > 0.1
+    assert first.row_token_nll is not None and last.row_token_nll is not None
+    assert last.row_token_nll < first.row_token_nll / 2
+
+    with_rows.save(tmp_path / "ckpt")
+    model, tags, rival = twinned()
+    again = LoraTrainer(model, TrainConfig(learning_rate=1e-2, seed=0), tags)
+    again.load(tmp_path / "ckpt")
+    assert again.sequence_nll(episode, prefix) == pytest.approx(
+        with_rows.sequence_nll(episode, prefix)
+    )
+    with pytest.raises(ValueError, match="token rows present"):
+        LoraTrainer(twinned()[0], TrainConfig(seed=0)).load(tmp_path / "ckpt")
+    lora_only.save(tmp_path / "plain")
+    with pytest.raises(ValueError, match="token rows missing"):
+        LoraTrainer(twinned()[0], TrainConfig(seed=0), tags).load(tmp_path / "plain")
+    with pytest.raises(ValueError, match="for ids"):
+        LoraTrainer(twinned()[0], TrainConfig(seed=0), tags[::-1]).load(tmp_path / "ckpt")
+
+
+def test_token_rows_refuse_tied_matrices_and_bad_ids() -> None:
+    from transformers import Qwen2ForCausalLM
+
+    from bs4_env.learn.token_rows import TokenRows, tag_ids
+
+    model, tokenizer = tiny_qwen2(4)
+    with pytest.raises(ValueError, match="distinct"):
+        TokenRows(model, [5, 5])
+    with pytest.raises(ValueError, match="below"):
+        TokenRows(model, [len(tokenizer) + 10])
+    with pytest.raises(ValueError, match="not one token"):
+        tag_ids(tokenizer, ["<no such tag>"])
+    config = model.config
+    config.tie_word_embeddings = True
+    tied = Qwen2ForCausalLM(config)
+    with pytest.raises(ValueError, match="ties its output"):
+        TokenRows(tied, tag_ids(tokenizer))

@@ -34,6 +34,12 @@ def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sft-epochs", type=int, default=1)
     parser.add_argument("--sft-lr", type=float, default=2e-4)
     parser.add_argument("--lora-rank", type=int, default=16)
+    parser.add_argument(
+        "--trained-archetypes",
+        type=int,
+        default=0,
+        help="train on N archetypes (the evaluated ones plus a seeded draw); 0: all not held out",
+    )
     parser.add_argument("--eval-archetypes", type=int, default=8, help="trained ones evaluated")
     parser.add_argument("--eval-rows", type=int, default=3, help="eval rows per archetype")
     parser.add_argument("--samples", type=int, default=4, help="sampled runs per row (spread)")
@@ -73,6 +79,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
             eval_trained_archetypes=args.eval_archetypes,
             eval_rows_per_archetype=args.eval_rows,
             sft_episodes=args.sft_episodes,
+            trained_archetypes=args.trained_archetypes,
         ),
         evaluation=EvalSettings(
             max_tokens=args.max_tokens, samples=args.samples, parallel=args.parallel

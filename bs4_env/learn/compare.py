@@ -52,7 +52,9 @@ METHODS = {
     "spread": "share of rows whose sampled rewards are not all equal (errors as 0); "
     "Wilson interval",
     "paired": "rows matched by (archetype, seed); difference = after - before; two-sided "
-    "sign-flip permutation test of the mean difference, t interval",
+    "sign-flip permutation test of the mean difference, t interval; runs 'greedy' pairs "
+    "the temperature-0 rewards, runs 'greedy+samples' each row's mean over the greedy run "
+    "and its samples (errors as 0)",
 }
 
 
@@ -170,6 +172,7 @@ class _Spread:
     varied: dict[RowKey, bool]
     per_row: int
     errors: int
+    rewards: dict[RowKey, list[float]]
 
 
 def spread_rows(sample_lists: Sequence[Sequence[Record]], where: str = "samples") -> _Spread:
@@ -207,7 +210,7 @@ def spread_rows(sample_lists: Sequence[Sequence[Record]], where: str = "samples"
     if per_row < 2:
         raise CompareError(f"{where}: each row needs at least 2 samples to measure spread")
     varied = {key: max(values) - min(values) > TIE_TOLERANCE for key, values in rewards.items()}
-    return _Spread(varied, per_row, errors)
+    return _Spread(varied, per_row, errors, dict(rewards))
 
 
 def _block(rows: Sequence[_Row], spread: _Spread | None) -> dict[str, Any]:
@@ -226,6 +229,12 @@ def _block(rows: Sequence[_Row], spread: _Spread | None) -> dict[str, Any]:
     if spread is not None:
         block["spread"] = proportion(sum(spread.varied[row.key] for row in rows), n).as_dict()
     return block
+
+
+def _all_runs_mean(row: _Row, spread: _Spread) -> float:
+    """A row's mean reward over its greedy run and its samples (errors as 0)."""
+    values = [0.0 if row.reward is None else row.reward, *spread.rewards[row.key]]
+    return sum(values) / len(values)
 
 
 def _default_pairs(stages: Sequence[str]) -> list[tuple[str, str]]:
@@ -300,6 +309,7 @@ def compare_stages(
             )
 
     results: dict[str, Any] = {}
+    spreads: dict[tuple[str, str], _Spread] = {}
     for stage in stages:
         results[stage] = {}
         for subset in subsets:
@@ -309,6 +319,7 @@ def compare_stages(
                 where = f"samples {stage}/{subset}"
                 spread = spread_rows(samples[stage][subset], where)
                 _check_same_rows(set(group), set(spread.varied), where, f"{stage}/{subset}")
+                spreads[stage, subset] = spread
             by_archetype: dict[str, list[_Row]] = defaultdict(list)
             for key in sorted(group):
                 by_archetype[key[0]].append(group[key])
@@ -330,7 +341,16 @@ def compare_stages(
                 [rows[after][subset][key].reward for key in keys],
                 bounds=REWARD_BOUNDS,
             )
-            paired.append({"subset": subset, "before": before, "after": after, **test.as_dict()})
+            pair = {"subset": subset, "before": before, "after": after}
+            paired.append({**pair, "runs": "greedy", **test.as_dict()})
+            if samples is None:
+                continue
+            means = [
+                [_all_runs_mean(rows[stage][subset][key], spreads[stage, subset]) for key in keys]
+                for stage in (before, after)
+            ]
+            test = paired_test(means[0], means[1], bounds=REWARD_BOUNDS)
+            paired.append({**pair, "runs": "greedy+samples", **test.as_dict()})
 
     return _rounded_dict(
         {

@@ -52,9 +52,9 @@ def markdown_tables(summary: Mapping[str, Any]) -> str:
         f"**paired tests** (after - before on the same rows; {confidence} interval; "
         "two-sided sign-flip permutation p)",
         "",
-        "| subset | stages | pairs | mean difference | p | improved / worse / tied "
+        "| subset | stages | runs | pairs | mean difference | p | improved / worse / tied "
         "| errors before / after |",
-        "|---|---|---:|---|---:|---|---|",
+        "|---|---|---|---:|---|---:|---|---|",
     ]
     for test in summary["paired"]:
         value = test["p_value"]
@@ -63,7 +63,7 @@ def markdown_tables(summary: Mapping[str, Any]) -> str:
         )
         out.append(
             f"| {_cell(test['subset'])} | {_cell(test['before'])} -> {_cell(test['after'])} "
-            f"| {test['n_pairs']} | {_mean_text(test['mean_difference'])} | {p} "
+            f"| {test['runs']} | {test['n_pairs']} | {_mean_text(test['mean_difference'])} | {p} "
             f"| {test['improved']} / {test['worse']} / {test['tied']} "
             f"| {test['errors_before']} / {test['errors_after']} |"
         )

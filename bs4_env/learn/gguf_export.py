@@ -238,6 +238,7 @@ def write_lora_gguf(
     path: Path | str,
     *,
     dtype: TensorType = "f32",
+    extra: Mapping[str, np.ndarray[Any, Any]] | None = None,
 ) -> None:
     """Write a peft LoRA state dict of a Qwen2 model as a llama.cpp adapter GGUF.
 
@@ -245,7 +246,8 @@ def write_lora_gguf(
     or without the ``base_model.model.`` prefix. Only the seven linear projections of the
     decoder layers are supported, with ``lora_alpha / r`` scaling (not rsLoRA, not DoRA, no
     per-module alpha): anything else raises, because llama.cpp would silently apply a
-    different adapter.
+    different adapter. ``extra`` adds tensors already in llama.cpp's names and layout (the
+    trained token rows of :mod:`bs4_env.learn.token_rows`), written as given.
     """
     if not lora_alpha > 0:
         raise ValueError(f"lora_alpha must be positive, got {lora_alpha}")
@@ -285,6 +287,10 @@ def write_lora_gguf(
         target = f"blk.{layer}.{LAYER_WEIGHTS[module]}.weight"
         writer.add_tensor(f"{target}.lora_a", _array(a, dtype))
         writer.add_tensor(f"{target}.lora_b", _array(b, dtype))
+    for name, array in sorted((extra or {}).items()):
+        if not name.endswith((".weight.lora_a", ".weight.lora_b")) or name.startswith("blk."):
+            raise ValueError(f"extra adapter tensor {name!r} is not a non-layer lora_a/lora_b")
+        writer.add_tensor(name, np.ascontiguousarray(array, dtype=np.float32))
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()

@@ -119,8 +119,8 @@ async def _stage_eval(run: Run, stage: str) -> dict[str, Any]:
 
 
 async def _stage_sft(run: Run) -> dict[str, Any]:
-    from bs4_env.learn.gguf_export import write_lora_gguf
     from bs4_env.learn.sft_stage import load_sequences, train_sft
+    from bs4_env.learn.token_rows import tag_ids
     from bs4_env.learn.trainer import LoraTrainer
     from bs4_env.sft.build import DATA_FILE
 
@@ -128,7 +128,7 @@ async def _stage_sft(run: Run) -> dict[str, Any]:
     sequences, dropped = load_sequences(
         tokenizer, run.out / "sft-data" / DATA_FILE, run.settings.sft.max_tokens
     )
-    trainer = LoraTrainer(model, run.settings.sft_train)
+    trainer = LoraTrainer(model, run.settings.sft_train, tag_ids(tokenizer))
     figures = train_sft(
         trainer,
         sequences,
@@ -137,17 +137,18 @@ async def _stage_sft(run: Run) -> dict[str, Any]:
         run.checkpoint("sft"),
         run.out / "sft" / "sft-log.jsonl",
     )
-    write_lora_gguf(trainer.adapter_state(), trainer.config.lora_alpha, run.adapter_gguf("sft"))
-    return {**figures, "dropped": dropped}
+    trainer.export_adapter(run.adapter_gguf("sft"))
+    settings = {"train": asdict(run.settings.sft_train), "sft": asdict(run.settings.sft)}
+    return {**figures, "dropped": dropped, "token_rows": trainer.rows_trained(), **settings}
 
 
 async def _stage_rl(run: Run) -> dict[str, Any]:
-    from bs4_env.learn.gguf_export import write_lora_gguf
     from bs4_env.learn.rl_stage import train_rl
+    from bs4_env.learn.token_rows import tag_ids
     from bs4_env.learn.trainer import LoraTrainer
 
     model, tokenizer = run.model()
-    trainer = LoraTrainer(model, run.settings.rl_train)
+    trainer = LoraTrainer(model, run.settings.rl_train, tag_ids(tokenizer))
     checkpoint = run.checkpoint("rl")
     if not checkpoint.is_dir():
         trainer.load(run.checkpoint("sft"), adapter_only=True)
@@ -162,8 +163,9 @@ async def _stage_rl(run: Run) -> dict[str, Any]:
         run.out / "rl",
         checkpoint,
     )
-    write_lora_gguf(trainer.adapter_state(), trainer.config.lora_alpha, run.adapter_gguf("rl"))
-    return figures
+    trainer.export_adapter(run.adapter_gguf("rl"))
+    settings = {"train": asdict(run.settings.rl_train), "rl": asdict(run.settings.rl)}
+    return {**figures, "token_rows": trainer.rows_trained(), **settings}
 
 
 async def _stage_report(run: Run) -> dict[str, Any]:

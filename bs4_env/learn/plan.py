@@ -2,8 +2,12 @@
 rows each stage trains and is evaluated on. Written to ``plan.json`` and never changed on resume.
 
 Held-out archetypes are a seeded draw per difficulty (easy, medium) plus at least one
-limitation kind; every other archetype of those difficulties trains. Hard archetypes are left
-out entirely: a 0.5B model does not solve them, so they would spend CPU time on zeros.
+limitation kind; every other archetype of those difficulties trains, or, with
+``trained_archetypes`` N, only N of them: the evaluated ones (subset (a) and the trained
+limitation kind of (c)) plus a seeded draw of the rest, so that a fixed episode budget covers
+each trained archetype more often; the others are then neither trained nor evaluated. Hard
+archetypes are left out entirely: a 0.5B model does not solve them, so they would spend CPU
+time on zeros.
 Evaluation rows come from the ``eval`` split (seeds disjoint from ``train``); training rows
 from ``train``. Nothing here looks at a model's output.
 """
@@ -37,6 +41,7 @@ class PlanSettings:
     eval_rows_per_archetype: int = 3
     sft_episodes: int = 300
     rl_archetypes: int = 6
+    trained_archetypes: int = 0  # 0: every archetype not held out (nor hard)
 
 
 @dataclass(frozen=True)
@@ -99,15 +104,29 @@ def make_plan(registry: Registry, settings: PlanSettings) -> Plan:
     trained_solvable = [a for a in trained if registry.get(a).solvable]
     shown = _draw(rng, trained_solvable, settings.eval_trained_archetypes, "trained eval")
     per = settings.eval_rows_per_archetype
+    # The draws keep this order: a plan is a function of the seed, and saved plans must remain
+    # what their settings make.
     eval_rows = {
         "trained": _eval_rows(rng, shown, per),
         "held_out": _eval_rows(rng, [a for a in held_out if registry.get(a).solvable], per),
-        "limitation": _eval_rows(rng, [a for a in held_out if not registry.get(a).solvable], per)
-        + _eval_rows(rng, _draw(rng, [a for a in trained if a in limits], 1, "trained"), per),
+        "limitation": _eval_rows(rng, [a for a in held_out if not registry.get(a).solvable], per),
     }
+    trained_limitation = _draw(rng, [a for a in trained if a in limits], 1, "trained")
+    eval_rows["limitation"] += _eval_rows(rng, trained_limitation, per)
     # RL trains on archetypes whose eval rows are measured (subset (a)), so its effect shows
     # where it was trained and, through (b), where it was not.
     rl = sorted(rng.sample(shown, min(settings.rl_archetypes, len(shown))))
+    if settings.trained_archetypes:
+        # Drawn last, so that the draws above (and every plan made without it) stay the same.
+        evaluated = sorted(set(shown) | set(trained_limitation))
+        rest = [a for a in trained if a not in evaluated]
+        extra = settings.trained_archetypes - len(evaluated)
+        if extra < 0 or extra > len(rest):
+            raise ValueError(
+                f"trained_archetypes must be between {len(evaluated)} (the evaluated ones) and"
+                f" {len(evaluated) + len(rest)}, got {settings.trained_archetypes}"
+            )
+        trained = sorted(evaluated + _draw(rng, rest, extra, "extra trained"))
     return Plan(settings, trained, held_out, rl, eval_rows)
 
 

@@ -3,7 +3,9 @@
 Reads the results documents of every evaluated stage (``eval-base``, ``eval-sft``,
 ``eval-rl``; whichever exist), compares them with ``compare.compare_stages`` (intervals and
 paired tests) and writes ``summary.json``, ``summary.md`` and ``bs4-env report`` HTML pages
-for each stage and subset under ``<out>/report``.
+for each stage and subset under ``<out>/report``. Besides the plan's subsets, the summary has
+``rl_archetypes``: the ``trained`` rows of the archetypes RL trained on, where RL's gain over
+SFT is measured.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from bs4_env.learn.plan import Plan
 from bs4_env.learn.serving_eval import EvalSettings, greedy_path, sample_path
 
 STAGE_FOLDERS = {"base": "eval-base", "sft": "eval-sft", "rl": "eval-rl"}
+RL_SUBSET = "rl_archetypes"
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -51,6 +54,16 @@ def write_learning_report(out: Path, plan: Plan, settings: EvalSettings) -> dict
             pages.append(str(page))
     if not greedy:
         raise ValueError(f"no evaluated stage under {out}: run eval-base first")
+    if plan.rl_archetypes:
+        chosen = set(plan.rl_archetypes)
+        for stage in greedy:
+            greedy[stage][RL_SUBSET] = [
+                r for r in greedy[stage]["trained"] if r["archetype"] in chosen
+            ]
+            samples[stage][RL_SUBSET] = [
+                [r for r in records if r["archetype"] in chosen]
+                for records in samples[stage]["trained"]
+            ]
     summary = compare_stages(greedy, samples if settings.samples >= 2 else None)
     summary["plan"] = plan.to_json()
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")

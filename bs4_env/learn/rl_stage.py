@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
@@ -26,7 +27,6 @@ from bs4_env.episode.executors import make_executor
 from bs4_env.episode.tool_schema import openai_tools
 from bs4_env.evaluation.openai_policy import Endpoint, OpenAIChatPolicy
 from bs4_env.evaluation.rollout import run_rollout
-from bs4_env.learn.gguf_export import write_lora_gguf
 from bs4_env.learn.llama_server import LlamaServer
 from bs4_env.learn.render import RenderError, render_episode, shared_prefix_length
 from bs4_env.learn.serving_eval import EvalSettings
@@ -113,11 +113,13 @@ async def train_rl(
     with tqdm(total=settings.steps, initial=trainer.steps, desc="rl steps") as bar:
         for step in range(trainer.steps, settings.steps):
             adapter = folder / "current-adapter.gguf"
-            write_lora_gguf(trainer.adapter_state(), trainer.config.lora_alpha, adapter)
+            trainer.export_adapter(adapter)
             server = eval_settings.server(base_gguf, adapter, folder / "server.log")
             rows = step_rows(archetypes, step, settings.rows_per_step, seed)
+            started = time.monotonic()
             async with server:
                 groups = await _sample_groups(server, rows, settings, budgets, eval_settings)
+            sampling = time.monotonic() - started
             batch, unrenderable = [], 0
             spread_groups = 0
             for group in groups:
@@ -137,8 +139,10 @@ async def train_rl(
                 "rows": rows,
                 "mean_reward": sum(g["reward"] for grp in groups for g in grp)
                 / sum(len(grp) for grp in groups),
+                "rewards": [[g["reward"] for g in grp] for grp in groups],
                 "groups_with_spread": spread_groups,
                 "unrenderable": unrenderable,
+                "sampling_seconds": round(sampling, 1),
             }
             if batch:
                 stats = trainer.step(batch, shared_prefix_length([s for s, _ in batch]))
@@ -150,4 +154,28 @@ async def train_rl(
                 sink.write(json.dumps(record) + "\n")
             bar.update(1)
             bar.set_postfix(reward=f"{record['mean_reward']:.2f}", spread=spread_groups)
-    return {"steps": settings.steps, "log": str(log)}
+    return {"steps": settings.steps, "log": str(log), **_log_figures(log)}
+
+
+def _log_figures(log: Path) -> dict[str, Any]:
+    """Totals over every step in the log (earlier runs of a resumed stage included)."""
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    rewards = [r for record in records for group in record["rewards"] for r in group]
+    half = len(records) // 2
+    return {
+        "rollouts": len(rewards),
+        "mean_reward": round(sum(rewards) / len(rewards), 4) if rewards else None,
+        "mean_reward_by_step": [round(record["mean_reward"], 4) for record in records],
+        "mean_reward_first_half": _mean(r["mean_reward"] for r in records[:half]),
+        "mean_reward_second_half": _mean(r["mean_reward"] for r in records[half:]),
+        "groups": sum(len(record["rewards"]) for record in records),
+        "groups_with_spread": sum(record["groups_with_spread"] for record in records),
+        "samples_trained": sum(record.get("samples", 0) for record in records),
+        "sampling_seconds": round(sum(record["sampling_seconds"] for record in records), 1),
+        "training_seconds": round(sum(record.get("seconds", 0.0) for record in records), 1),
+    }
+
+
+def _mean(values: Any) -> float | None:
+    items = list(values)
+    return round(sum(items) / len(items), 4) if items else None

@@ -100,7 +100,10 @@ def train_sft(
             sink.write(json.dumps({"step": trainer.steps, **stats.__dict__}) + "\n")
             sink.flush()
             bar.update(1)
-            bar.set_postfix(loss=f"{stats.loss:.3f}", tok_s=f"{stats.tokens_per_second:.0f}")
+            tags = "-" if stats.row_token_nll is None else f"{stats.row_token_nll:.2f}"
+            bar.set_postfix(
+                loss=f"{stats.loss:.3f}", tag_nll=tags, tok_s=f"{stats.tokens_per_second:.0f}"
+            )
             if trainer.steps % settings.checkpoint_every == 0 or trainer.steps == len(batches):
                 trainer.save(checkpoint)
     return {

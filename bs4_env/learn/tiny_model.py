@@ -130,7 +130,9 @@ def tiny_config(vocab_size: int, eos_token_id: int, pad_token_id: int) -> Qwen2C
         max_position_embeddings=4096,
         rms_norm_eps=1e-6,
         rope_parameters={"rope_type": "default", "rope_theta": 1_000_000.0},
-        tie_word_embeddings=True,
+        # Untied, as the Qwen2.5-Coder GGUFs (their own output.weight): the trained tool-call
+        # rows (bs4_env.learn.token_rows) need separate input and output matrices.
+        tie_word_embeddings=False,
         # Wider than Qwen2's 0.02, so that the random model's next-token logits are spread out
         # and HF and llama.cpp agree on an argmax by a clear margin.
         initializer_range=0.1,

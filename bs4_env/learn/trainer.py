@@ -11,6 +11,10 @@ CPU cost is dominated by the system prompt and tool schemas every episode starts
 attends to that cached prefix. The forward pass is exact; the gradient leaves out the paths
 through the prefix's keys and values (the LoRA on k/v and lower layers at prefix positions),
 which the trained tokens reach only through attention.
+
+Next to the LoRA, the trainer can train the input and output rows of a few tokens
+(:mod:`bs4_env.learn.token_rows`: the tool-call tags, untrained in Qwen2.5-Coder-0.5B); they
+are saved with the checkpoint and exported into the same llama.cpp adapter.
 """
 
 from __future__ import annotations
@@ -27,11 +31,14 @@ import torch
 from peft import LoraConfig, PeftModel, get_peft_model
 from transformers import DynamicCache, PreTrainedModel
 
+from bs4_env.learn.gguf_export import write_lora_gguf
 from bs4_env.learn.render import Sequence_
+from bs4_env.learn.token_rows import TokenRows
 
 LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 STATE_FILE = "trainer_state.pt"
 CONFIG_FILE = "trainer_config.json"
+ROWS_FILE = "token_rows.safetensors"
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,8 @@ class StepStats:
     suffix_tokens: int
     seconds: float
     grad_norm: float
+    # Mean NLL of the target tokens whose rows are trained (None: none in the batch).
+    row_token_nll: float | None = None
 
     @property
     def tokens_per_second(self) -> float:
@@ -60,10 +69,15 @@ class StepStats:
 
 
 class LoraTrainer:
-    """A base model with a LoRA on every projection, its optimizer and its step count."""
+    """A base model with a LoRA on every projection (and, if ``token_ids`` is given, trained
+    input and output rows of those tokens), its optimizer and its step count."""
 
-    def __init__(self, model: PreTrainedModel, config: TrainConfig) -> None:
+    def __init__(
+        self, model: PreTrainedModel, config: TrainConfig, token_ids: Sequence[int] = ()
+    ) -> None:
         torch.manual_seed(config.seed)
+        # Hooks go on the embedding and head modules, which peft leaves in place.
+        self.rows = TokenRows(model, token_ids) if token_ids else None
         lora = LoraConfig(
             r=config.lora_rank,
             lora_alpha=config.lora_alpha,
@@ -76,11 +90,15 @@ class LoraTrainer:
         self.model: PeftModel = get_peft_model(model, lora)
         self.model.train()
         self.optimizer = torch.optim.AdamW(
-            [p for p in self.model.parameters() if p.requires_grad],
+            self._trained_parameters(),
             lr=config.learning_rate,
             weight_decay=config.weight_decay,
         )
         self.steps = 0
+
+    def _trained_parameters(self) -> list[torch.nn.Parameter]:
+        params = [p for p in self.model.parameters() if p.requires_grad]
+        return params + (list(self.rows.parameters()) if self.rows is not None else [])
 
     @property
     def _decoder(self) -> Any:
@@ -105,8 +123,9 @@ class LoraTrainer:
         sequence: Sequence_,
         prefix: list[tuple[torch.Tensor, torch.Tensor]],
         prefix_len: int,
-    ) -> tuple[torch.Tensor, int]:
-        """Summed NLL of the trained tokens of one sequence, and their count."""
+    ) -> tuple[torch.Tensor, int, float, int]:
+        """Summed NLL of the trained tokens of one sequence and their count, then the same
+        (no gradient) for the targets whose token rows are trained."""
         suffix = sequence.ids[prefix_len:]
         cache = None
         if prefix:
@@ -124,12 +143,16 @@ class LoraTrainer:
         # (a full 150k-vocabulary projection of every position would dominate memory).
         targets = [i for i in range(prefix_len + 1, len(sequence.ids)) if sequence.mask[i]]
         if not targets:
-            return hidden.sum() * 0.0, 0
+            return hidden.sum() * 0.0, 0, 0.0, 0
         rows = torch.tensor([i - 1 - prefix_len for i in targets])
         logits = self._head(hidden[rows]).float()
         labels = torch.tensor([sequence.ids[i] for i in targets])
-        nll = torch.nn.functional.cross_entropy(logits, labels, reduction="sum")
-        return nll, len(targets)
+        each = torch.nn.functional.cross_entropy(logits, labels, reduction="none")
+        row_nll, row_count = 0.0, 0
+        if self.rows is not None:
+            on_rows = torch.isin(labels, self.rows.ids)
+            row_nll, row_count = float(each.detach()[on_rows].sum()), int(on_rows.sum())
+        return each.sum(), len(targets), row_nll, row_count
 
     def step(self, batch: Sequence[tuple[Sequence_, float]], prefix_len: int) -> StepStats:
         """One optimizer step on the batch; every sequence must share the first
@@ -148,26 +171,33 @@ class LoraTrainer:
             raise ValueError("no trained tokens in the batch")
         self.optimizer.zero_grad(set_to_none=True)
         prefix = self._prefix_cache(head)
-        loss_sum, suffix_tokens = 0.0, 0
+        loss_sum, suffix_tokens, row_nll, row_count = 0.0, 0, 0.0, 0
         for sequence, weight in batch:
             suffix_tokens += len(sequence.ids) - prefix_len
             if weight == 0.0:
                 continue  # no gradient; skipping saves the forward pass
-            nll, _count = self._episode_loss(sequence, prefix, prefix_len)
+            nll, _count, on_rows, on_rows_count = self._episode_loss(sequence, prefix, prefix_len)
             loss = nll * weight / total
             loss.backward()  # type: ignore[no-untyped-call]
             loss_sum += float(loss.detach())
-        params = [p for p in self.model.parameters() if p.requires_grad]
-        norm = torch.nn.utils.clip_grad_norm_(params, self.config.max_grad_norm)
+            row_nll, row_count = row_nll + on_rows, row_count + on_rows_count
+        norm = torch.nn.utils.clip_grad_norm_(self._trained_parameters(), self.config.max_grad_norm)
         self.optimizer.step()
         self.steps += 1
-        return StepStats(loss_sum, total, suffix_tokens, time.monotonic() - started, float(norm))
+        return StepStats(
+            loss_sum,
+            total,
+            suffix_tokens,
+            time.monotonic() - started,
+            float(norm),
+            round(row_nll / row_count, 4) if row_count else None,
+        )
 
     def sequence_nll(self, sequence: Sequence_, prefix_len: int = 0) -> float:
         """Mean NLL per trained token of one sequence under the current weights (no gradient)."""
         with torch.no_grad():
             prefix = self._prefix_cache(sequence.ids[:prefix_len])
-            nll, count = self._episode_loss(sequence, prefix, prefix_len)
+            nll, count, _, _ = self._episode_loss(sequence, prefix, prefix_len)
         return float(nll) / max(count, 1)
 
     def save(self, folder: Path) -> None:
@@ -180,6 +210,10 @@ class LoraTrainer:
             {"optimizer": self.optimizer.state_dict(), "steps": self.steps}, tmp / STATE_FILE
         )
         (tmp / CONFIG_FILE).write_text(json.dumps(asdict(self.config), indent=1) + "\n")
+        if self.rows is not None:
+            from safetensors.torch import save_file
+
+            save_file(self.rows.state(), str(tmp / ROWS_FILE))
         if folder.exists():
             _remove_tree(folder)
         tmp.rename(folder)
@@ -197,6 +231,14 @@ class LoraTrainer:
         result: Any = set_peft_model_state_dict(self.model, weights)
         if result.unexpected_keys:
             raise ValueError(f"{folder}: unexpected adapter keys {result.unexpected_keys[:3]}")
+        rows_file = folder / ROWS_FILE
+        if (self.rows is not None) != rows_file.is_file():
+            raise ValueError(
+                f"{folder}: token rows {'missing' if self.rows is not None else 'present'}"
+                " (a checkpoint resumes only a trainer of the same kind)"
+            )
+        if self.rows is not None:
+            self.rows.load(load_file(str(rows_file)))
         if adapter_only:
             return
         state = torch.load(folder / STATE_FILE, weights_only=True)
@@ -208,6 +250,16 @@ class LoraTrainer:
         from peft import get_peft_model_state_dict
 
         return {k: v.detach() for k, v in get_peft_model_state_dict(self.model).items()}
+
+    def rows_trained(self) -> list[int]:
+        """The token ids whose rows this trainer trains (empty: none)."""
+        return [] if self.rows is None else list(self.rows.token_ids)
+
+    def export_adapter(self, path: Path) -> None:
+        """The LoRA and the trained token rows as one llama.cpp adapter GGUF."""
+        alpha = self.config.lora_alpha
+        extra = self.rows.lora_tensors(alpha) if self.rows is not None else None
+        write_lora_gguf(self.adapter_state(), alpha, path, extra=extra)
 
 
 def _remove_tree(path: Path) -> None:
