@@ -83,3 +83,19 @@ def test_tiny_run_goes_through_every_stage_and_resumes(
     # Every stage but the plan is skipped, except the report, which is rebuilt.
     assert capsys.readouterr().out.count("done earlier") == len(STAGES) - 2
     assert main([*ARGS, "--out", str(out), "--resume", "--seed", "1"]) == 2  # other plan
+
+    # An eval stage stopped after some of its runs finished reruns none of them: finished
+    # documents are kept (the runner's journal is gone once a run completes).
+    documents = sorted((out / "eval-rl").glob("*.json"))
+    stamps = [d.stat().st_mtime_ns for d in documents]
+    (out / "stages/eval-rl.json").unlink()
+    assert main([*ARGS, "--out", str(out), "--resume", "--stages", "eval-rl"]) == 0
+    assert [d.stat().st_mtime_ns for d in documents] == stamps
+    assert (out / "stages/eval-rl.json").is_file()
+    held_out = out / "eval-rl/held_out-greedy.json"
+    other = json.loads(held_out.read_text())
+    other["temperature"] = 0.5
+    held_out.write_text(json.dumps(other))
+    (out / "stages/eval-rl.json").unlink()
+    assert main([*ARGS, "--out", str(out), "--resume", "--stages", "eval-rl"]) == 2
+    assert "holds another evaluation" in capsys.readouterr().err

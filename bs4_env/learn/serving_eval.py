@@ -9,6 +9,7 @@ each results file is a normal ``bs4-env eval`` document (resumable, reportable).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,6 +85,11 @@ async def evaluate_served(
                     server.model, endpoint, settings.max_tokens, temperature, timeout_s=900.0
                 )
                 path = greedy_path(folder, subset) if k is None else sample_path(folder, subset, k)
+                finished = _finished(path, pairs, temperature)
+                if finished is not None:
+                    # The runner resumes only from its journal, which a finished run deletes.
+                    out.setdefault(subset, {})["greedy" if k is None else f"sample{k}"] = finished
+                    continue
                 header = {
                     "model": f"{label} ({server.model})",
                     "split": "eval",
@@ -110,3 +116,21 @@ async def evaluate_served(
                     await policy.aclose()
                 out.setdefault(subset, {})["greedy" if k is None else f"sample{k}"] = results
     return out
+
+
+def _finished(
+    path: Path, pairs: Sequence[tuple[str, int]], temperature: float
+) -> dict[str, Any] | None:
+    """The results document of an earlier, finished run of these rows (None: run them)."""
+    if not path.is_file():
+        return None
+    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    keys = sorted((r["archetype"], r["seed"]) for r in document.get("rollouts", []))
+    if keys != sorted((a, s) for a, s in pairs) or document.get("temperature") != temperature:
+        raise ValueError(
+            f"{path} holds another evaluation (other rows or temperature); remove it or use"
+            " a new --out folder"
+        )
+    if document.get("errors"):
+        return None  # its error rows are retried from the journal
+    return document
