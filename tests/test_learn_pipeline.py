@@ -99,3 +99,6 @@ def test_tiny_run_goes_through_every_stage_and_resumes(
     (out / "stages/eval-rl.json").unlink()
     assert main([*ARGS, "--out", str(out), "--resume", "--stages", "eval-rl"]) == 2
     assert "holds another evaluation" in capsys.readouterr().err
+    # A tuned model is evaluated under the base model's episode budgets or not at all.
+    assert main([*ARGS, "--out", str(out), "--resume", "--stages", "eval-rl", "--max-turns", "3"])
+    assert "not be like for like with eval-base: max_turns 6 -> 3" in capsys.readouterr().err

@@ -48,6 +48,8 @@ def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rl-group", type=int, default=4, help="samples per row (>= 2)")
     parser.add_argument("--rl-lr", type=float, default=5e-5)
     parser.add_argument("--max-tokens", type=int, default=768, help="per model turn")
+    parser.add_argument("--max-turns", type=int, default=6, help="model turns per episode")
+    parser.add_argument("--max-tool-calls", type=int, default=4, help="tool calls per episode")
     parser.add_argument(
         "--max-seq-tokens", type=int, default=3072, help="longer SFT episodes are dropped"
     )
@@ -82,7 +84,11 @@ def cmd_learn(args: argparse.Namespace) -> int:
             trained_archetypes=args.trained_archetypes,
         ),
         evaluation=EvalSettings(
-            max_tokens=args.max_tokens, samples=args.samples, parallel=args.parallel
+            max_tokens=args.max_tokens,
+            max_turns=args.max_turns,
+            max_tool_calls=args.max_tool_calls,
+            samples=args.samples,
+            parallel=args.parallel,
         ),
         sft=SftSettings(epochs=args.sft_epochs, max_tokens=args.max_seq_tokens),
         sft_train=TrainConfig(learning_rate=args.sft_lr, **lora),

@@ -33,6 +33,7 @@ from bs4_env.tasks.registry import default_registry
 
 STAGES = ("plan", "data", "eval-base", "sft", "eval-sft", "rl", "eval-rl", "report")
 EVAL_STAGES = {"eval-base": None, "eval-sft": "sft", "eval-rl": "rl"}
+LOOSE_EVAL_SETTINGS = ("samples", "parallel")
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,18 @@ async def _stage_eval(run: Run, stage: str) -> dict[str, Any]:
 
     trained_by = EVAL_STAGES[stage]
     adapter = None if trained_by is None else run.adapter_gguf(trained_by)
+    settings = asdict(run.settings.evaluation)
+    base = json.loads(run.marker("eval-base").read_text()) if run.done("eval-base") else {}
+    # Runs before this check recorded no settings. The sample count and the slots may differ
+    # (samples only add the spread figure); the episode budgets may not.
+    recorded = base.get("evaluation") if trained_by is not None else None
+    if recorded is not None:
+        differ = [
+            k for k in settings if k not in LOOSE_EVAL_SETTINGS and recorded[k] != settings[k]
+        ]
+        if differ:
+            changes = ", ".join(f"{k} {recorded[k]} -> {settings[k]}" for k in differ)
+            raise ValueError(f"{stage} would not be like for like with eval-base: {changes}")
     results = await evaluate_served(
         stage,
         run.base_gguf(),
@@ -110,12 +123,13 @@ async def _stage_eval(run: Run, stage: str) -> dict[str, Any]:
         run.settings.evaluation,
         run.settings.progress,
     )
-    return {
+    figures: dict[str, Any] = {
         subset: {
             name: {"n": doc["n"], "avg_reward": doc["avg_reward"]} for name, doc in runs.items()
         }
         for subset, runs in results.items()
     }
+    return {**figures, "evaluation": settings}
 
 
 async def _stage_sft(run: Run) -> dict[str, Any]:
