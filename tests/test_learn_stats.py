@@ -304,3 +304,46 @@ def test_records_from_the_real_rollout_record(registry: Registry) -> None:
     assert summary["paired"][0]["improved"] == 4
     with pytest.raises(CompareError, match="rollouts"):
         records_of({"records": []})
+
+
+def test_report_covers_finished_stages_and_says_where_spread_is_missing(
+    tmp_path: Any, registry: Registry
+) -> None:
+    """The report reads the stages whose marker exists (an interrupted one is left out) and
+    measures spread only when every stage has sampled runs; otherwise it names the stages."""
+    from bs4_env.learn.plan import Plan, PlanSettings
+    from bs4_env.learn.report import write_learning_report
+    from bs4_env.learn.serving_eval import greedy_path, sample_path
+
+    archetype = next(iter(registry.ids()))
+    rows = [(archetype, seed_for("eval", i)) for i in range(3)]
+    plan = Plan(PlanSettings(), [archetype], [], [archetype], {"trained": rows})
+
+    def write(path: Any, rewards: list[float]) -> None:
+        records = [record(a, s, r) for (a, s), r in zip(rows, rewards, strict=True)]
+        header = {"model": "m", "split": "eval", "mode": "learn:trained", "temperature": 0.0}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(summarize(records, header)))
+
+    for stage, rewards in (("eval-base", [0.0, 0.0, 1.0]), ("eval-sft", [1.0, 1.0, 1.0])):
+        write(greedy_path(tmp_path / stage, "trained"), rewards)
+        (tmp_path / "stages").mkdir(exist_ok=True)
+        (tmp_path / "stages" / f"{stage}.json").write_text("{}")
+    for k in range(2):
+        write(sample_path(tmp_path / "eval-base", "trained", k), [0.0, float(k), 1.0])
+    write(greedy_path(tmp_path / "eval-rl", "trained"), [0.0, 0.0, 0.0])  # no marker: running
+
+    write_learning_report(tmp_path, plan)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["stages"] == ["base", "sft"]
+    assert summary["spread_not_measured_for"] == ["sft"]
+    assert summary["results"]["base"]["trained"]["overall"]["spread"] is None
+    assert set(summary["subsets"]) == {"trained", "rl_archetypes"}
+
+    for k in range(2):
+        write(sample_path(tmp_path / "eval-sft", "trained", k), [1.0, 1.0, 1.0])
+    write_learning_report(tmp_path, plan)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["spread_not_measured_for"] == []
+    assert summary["results"]["base"]["trained"]["overall"]["spread"]["k"] == 1
+    assert summary["results"]["sft"]["trained"]["overall"]["spread"]["k"] == 0

@@ -185,7 +185,7 @@ async def _stage_rl(run: Run) -> dict[str, Any]:
 async def _stage_report(run: Run) -> dict[str, Any]:
     from bs4_env.learn.report import write_learning_report
 
-    return write_learning_report(run.out, run.plan, run.settings.evaluation)
+    return write_learning_report(run.out, run.plan)
 
 
 async def run_stages(

@@ -17,7 +17,7 @@ from typing import Any
 from bs4_env.learn.compare import compare_stages, records_of
 from bs4_env.learn.compare_tables import markdown_tables
 from bs4_env.learn.plan import Plan
-from bs4_env.learn.serving_eval import EvalSettings, greedy_path, sample_path
+from bs4_env.learn.serving_eval import greedy_path, sample_path
 
 STAGE_FOLDERS = {"base": "eval-base", "sft": "eval-sft", "rl": "eval-rl"}
 RL_SUBSET = "rl_archetypes"
@@ -30,7 +30,15 @@ def _load(path: Path) -> dict[str, Any]:
     return data
 
 
-def write_learning_report(out: Path, plan: Plan, settings: EvalSettings) -> dict[str, Any]:
+def _sample_runs(folder: Path, subset: str) -> list[list[dict[str, Any]]]:
+    """The records of every sampled run of a subset (``sample0``, ``sample1``, ... as found)."""
+    runs: list[list[dict[str, Any]]] = []
+    while (path := sample_path(folder, subset, len(runs))).is_file():
+        runs.append(records_of(_load(path)))
+    return runs
+
+
+def write_learning_report(out: Path, plan: Plan) -> dict[str, Any]:
     """Write the report files; returns where they are and the headline figures."""
     from bs4_env.evaluation.html_report import write_report
 
@@ -41,14 +49,12 @@ def write_learning_report(out: Path, plan: Plan, settings: EvalSettings) -> dict
     pages = []
     for stage, folder_name in STAGE_FOLDERS.items():
         folder = out / folder_name
-        if not (folder / "server.log").is_file():
-            continue  # stage not evaluated (yet)
+        if not (out / "stages" / f"{folder_name}.json").is_file():
+            continue  # stage not evaluated (yet): its marker is written when it finishes
         for subset in plan.eval_rows:
             path = greedy_path(folder, subset)
             greedy.setdefault(stage, {})[subset] = records_of(_load(path))
-            samples.setdefault(stage, {})[subset] = [
-                records_of(_load(sample_path(folder, subset, k))) for k in range(settings.samples)
-            ]
+            samples.setdefault(stage, {})[subset] = _sample_runs(folder, subset)
             page = report / f"{stage}-{subset}.html"
             write_report(path, page)
             pages.append(str(page))
@@ -64,7 +70,13 @@ def write_learning_report(out: Path, plan: Plan, settings: EvalSettings) -> dict
                 [r for r in records if r["archetype"] in chosen]
                 for records in samples[stage]["trained"]
             ]
-    summary = compare_stages(greedy, samples if settings.samples >= 2 else None)
+    # Spread needs at least two sampled runs of every row in every stage compared; a stage
+    # evaluated greedily only (e.g. --samples 0) leaves it out for all, and says so.
+    unsampled = sorted(
+        stage for stage, by_subset in samples.items() if min(map(len, by_subset.values())) < 2
+    )
+    summary = compare_stages(greedy, None if unsampled else samples)
+    summary["spread_not_measured_for"] = unsampled
     summary["plan"] = plan.to_json()
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     tables = markdown_tables(summary)
