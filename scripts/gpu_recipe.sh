@@ -149,6 +149,7 @@ preflight() {
   for tool in uv curl bs4-env python3; do
     command -v "$tool" >/dev/null || die "$tool is not on PATH"
   done
+  require_taskset "$PRIME_RL/.venv"
   mkdir -p "$OUT"
 }
 
@@ -182,7 +183,18 @@ check_config() {
   echo "  (checking with prime-rl's own --dry-run: $entry)"
   (cd "$check" && env -u VIRTUAL_ENV -u PYTHONPATH PATH="$PRIMERL_VENV/bin:$PATH" \
     "$PRIMERL_VENV/bin/$entry" "$@" --dry-run) >"$check/$entry.log" 2>&1 ||
-    die "prime-rl '$entry --dry-run' rejected the command; see $check/$entry.log"
+    die "prime-rl '$entry --dry-run' rejected the command; see $check/$entry.log; its end:
+$(tail -n 15 "$check/$entry.log")"
+}
+
+# prime-rl's rl (its --dry-run included) imports the taskset 'beautiful-soup-env' by name, so
+# this package must be installed in prime-rl's venv, not only on this machine's PATH.
+require_taskset() {
+  local python="$1/bin/python"
+  [[ -x "$python" ]] || return 0
+  "$python" -I -c 'import beautiful_soup_env' 2>/dev/null ||
+    die "prime-rl's venv $1 lacks beautiful-soup-env (rl loads the taskset by name); install it:
+  uv pip install --python $python --no-deps $(printf %q "$ROOT")"
 }
 
 # Start a server in the background (prime-rl's venv), wait until /v1/models answers.
@@ -326,6 +338,7 @@ main() {
   if ((CHECK_CONFIGS == 1)); then
     [[ -x "$PRIMERL_VENV/bin/rl" ]] ||
       die "--check-configs needs a prime-rl venv with rl/sft/inference (tried $PRIMERL_VENV)"
+    require_taskset "$PRIMERL_VENV"
   fi
   preflight
   trap cleanup EXIT

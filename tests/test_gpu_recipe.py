@@ -245,12 +245,13 @@ def test_bash_syntax() -> None:
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_prime_rl_accepts_the_recipe_commands(shape: str, tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT / "tests" / "e2e"))  # how the e2e tests import their helpers
-    from primerl_run import PrimeRLMissing, primerl_venv
+    from primerl_run import PrimeRLMissing, install_checkout, primerl_venv
 
     try:
         venv = primerl_venv()
     except PrimeRLMissing as missing:
         pytest.skip(str(missing))
+    install_checkout(venv)  # rl loads the taskset by name: the README installs it there too
     args = ["--shape", shape, "--steps", "3", "--prime-rl", str(tmp_path / "p")]
     args += ["--out", str(tmp_path / "out"), "--dry-run", "--check-configs"]
     proc = subprocess.run(
@@ -260,3 +261,19 @@ def test_prime_rl_accepts_the_recipe_commands(shape: str, tmp_path: Path) -> Non
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
     checked = proc.stdout.count("checking with prime-rl's own --dry-run")
     assert checked == (3 if SHAPES[shape]["inference"] else 2)  # sft, rl (+ inference on 1x)
+
+
+def test_check_configs_names_the_missing_taskset(tmp_path: Path) -> None:
+    # A prime-rl venv whose python cannot import beautiful_soup_env: rl would fail to load the
+    # taskset by name, so the script stops first and prints the install command.
+    bin_dir = tmp_path / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name, body in (("rl", "exit 0"), ("python", "exit 1")):
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+    proc = recipe("--shape", "1xh100", "--steps", "3", "--prime-rl", str(tmp_path / "p"),
+                  "--out", str(tmp_path / "out"), "--dry-run", "--check-configs",
+                  "--primerl-venv", str(tmp_path / "venv"))  # fmt: skip
+    assert proc.returncode == 2
+    assert "lacks beautiful-soup-env" in proc.stderr, proc.stderr
+    assert f"uv pip install --python {bin_dir / 'python'} --no-deps {ROOT}" in proc.stderr

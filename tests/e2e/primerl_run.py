@@ -11,6 +11,7 @@ venv): the sandbox workers start with ``python -I``, so the package must be inst
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import signal
 import socket
@@ -47,19 +48,40 @@ def primerl_venv() -> Path:
     return Path(proc.stdout.strip())
 
 
+def _checkout_key() -> str:
+    """A hash of what installing the checkout puts in a venv: the packages and pyproject."""
+    digest = hashlib.sha256()
+    files = [ROOT / "pyproject.toml"]
+    files += sorted(p for pkg in ("bs4_env", "beautiful_soup_env") for p in (ROOT / pkg).rglob("*")
+                    if p.is_file() and "__pycache__" not in p.parts)  # fmt: skip
+    for path in files:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def install_checkout(venv: Path) -> None:
-    """Install this checkout into the venv, ``--no-deps`` (under the venv's build lock)."""
+    """Install this checkout into the venv, ``--no-deps``, under the venv's build lock.
+
+    Once per checkout content (a stamp in the venv): test modules on other xdist workers run
+    prime-rl from this venv meanwhile, and a reinstall would pull the package from under them.
+    """
     uv = Path(sys.executable).parent / "uv"
     lock_path = venv.parent / f".{venv.name}.lock"
+    stamp = venv / f".bs4env-checkout-{_checkout_key()}"
     with lock_path.open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        if stamp.exists():
+            return
         proc = subprocess.run(
             [str(uv), "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"),
              "--no-deps", "--reinstall-package", "beautiful-soup-env", str(ROOT)],
             capture_output=True, text=True, timeout=600, check=False,
         )  # fmt: skip
-    if proc.returncode != 0:
-        raise RuntimeError(f"installing the checkout into {venv} failed:\n{proc.stderr}")
+        if proc.returncode != 0:
+            raise RuntimeError(f"installing the checkout into {venv} failed:\n{proc.stderr}")
+        for old in venv.glob(".bs4env-checkout-*"):
+            old.unlink()
+        stamp.touch()
 
 
 def primerl_env(venv: Path) -> dict[str, str]:
