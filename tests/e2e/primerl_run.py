@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -49,10 +50,12 @@ def primerl_venv() -> Path:
 
 
 def _checkout_key() -> str:
-    """A hash of what installing the checkout puts in a venv: the packages and pyproject."""
+    """A hash of what installing the checkout puts in a venv: the wheel's packages and pyproject."""
     digest = hashlib.sha256()
-    files = [ROOT / "pyproject.toml"]
-    files += sorted(p for pkg in ("bs4_env", "beautiful_soup_env") for p in (ROOT / pkg).rglob("*")
+    pyproject = ROOT / "pyproject.toml"
+    packages = tomllib.loads(pyproject.read_text())["tool"]["hatch"]["build"]["targets"]["wheel"]
+    files = [pyproject]
+    files += sorted(p for pkg in packages["packages"] for p in (ROOT / pkg).rglob("*")
                     if p.is_file() and "__pycache__" not in p.parts)  # fmt: skip
     for path in files:
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
