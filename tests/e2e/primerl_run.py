@@ -53,9 +53,9 @@ def _checkout_key() -> str:
     """A hash of what installing the checkout puts in a venv: the wheel's packages and pyproject."""
     digest = hashlib.sha256()
     pyproject = ROOT / "pyproject.toml"
-    packages = tomllib.loads(pyproject.read_text())["tool"]["hatch"]["build"]["targets"]["wheel"]
+    wheel = tomllib.loads(pyproject.read_text())["tool"]["hatch"]["build"]["targets"]["wheel"]
     files = [pyproject]
-    files += sorted(p for pkg in packages["packages"] for p in (ROOT / pkg).rglob("*")
+    files += sorted(p for pkg in wheel["packages"] for p in (ROOT / pkg).rglob("*")
                     if p.is_file() and "__pycache__" not in p.parts)  # fmt: skip
     for path in files:
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
