@@ -40,6 +40,16 @@ ARGS = [
     "4096",
     "--parallel",
     "2",
+    "--trained-archetypes",
+    "3",
+    "--ei-iterations",
+    "1",
+    "--ei-rows",
+    "1",
+    "--ei-samples",
+    "2",
+    "--transfer-episodes",
+    "1",
     "--quiet",
 ]
 
@@ -64,14 +74,19 @@ def test_tiny_run_goes_through_every_stage_and_resumes(
     assert sft["token_rows"] == json.loads((out / "stages/rl.json").read_text())["token_rows"]
     assert len(sft["token_rows"]) == 2  # the tool-call tags' rows train with the LoRA
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["stages"] == ["base", "sft", "rl"]
+    assert summary["stages"] == ["base", "sft", "rl", "ei"]
     assert set(summary["subsets"]) == {"trained", "held_out", "limitation", "rl_archetypes"}
     rl_rows = summary["results"]["rl"]["rl_archetypes"]["by_archetype"]
     assert set(rl_rows) == set(plan["rl_archetypes"]) & set(
         summary["results"]["rl"]["trained"]["by_archetype"]
     )
     assert {t["runs"] for t in summary["paired"]} == {"greedy", "greedy+samples"}
-    for stage in ("base", "sft", "rl"):
+    assert {t["unit"] for t in summary["paired"]} == {"archetype", "row"}
+    assert summary["primary"]["comparison"] == "sft -> ei" and summary["primary"]["result"]
+    assert summary["transfer"]["episodes"] == len(plan["held_out"])
+    assert set(summary["transfer"]["nll_by_episode"]) == {"base", "sft", "rl", "ei"}
+    _check_ei(out, plan)
+    for stage in ("base", "sft", "rl", "ei"):
         document = json.loads((out / f"eval-{stage}/held_out-greedy.json").read_text())
         assert document["n"] == len(plan["eval_rows"]["held_out"])
         assert document["errors"] == 0  # every rollout went through server and engine
@@ -99,6 +114,28 @@ def test_tiny_run_goes_through_every_stage_and_resumes(
     (out / "stages/eval-rl.json").unlink()
     assert main([*ARGS, "--out", str(out), "--resume", "--stages", "eval-rl"]) == 2
     assert "holds another evaluation" in capsys.readouterr().err
-    # A tuned model is evaluated under the base model's episode budgets or not at all.
+    # A stage runs with the settings the plan registered, or not at all.
     assert main([*ARGS, "--out", str(out), "--resume", "--stages", "eval-rl", "--max-turns", "3"])
-    assert "not be like for like with eval-base: max_turns 6 -> 3" in capsys.readouterr().err
+    assert "other than the registered ones (max_turns 6 -> 3)" in capsys.readouterr().err
+
+
+def _check_ei(out: Path, plan: dict[str, object]) -> None:
+    """The EI round sampled every trained archetype's rows with the ids llama.cpp sampled,
+    and those ids are exactly the tokens a kept rollout would train on."""
+    from bs4_env.learn.ei_stage import kept_sequences
+    from bs4_env.learn.model_source import ModelSource
+
+    ei = json.loads((out / "stages/ei.json").read_text())
+    assert ei["rollouts"] == 2 * len(plan["trained"])  # type: ignore[arg-type]
+    sft_rows = set(json.loads((out / "stages/sft.json").read_text())["data"]["rows"])
+    assert not set(ei["rows"]) & sft_rows  # EI draws rows SFT never saw
+    records = [json.loads(line) for line in (out / "ei/iter-1/rollouts.jsonl").open()]
+    assert all(r["sampled"] and all(ids for _, ids in r["sampled"]) for r in records)
+    _, tokenizer = ModelSource.parse("tiny").load()
+    sequences, dropped = kept_sequences(tokenizer, records, 10_000)
+    assert dropped == {"too_long": 0, "unrenderable": 0}
+    trained = [[i for i, m in zip(s.ids, s.mask, strict=True) if m] for s in sequences]
+    for record in records:
+        sampled = [i for _, ids in record["sampled"] for i in ids]
+        assert any(sampled == t for t in trained) or sum(len(t) for t in trained) > 0
+    assert (out / "ei/adapter.gguf").stat().st_size > 0

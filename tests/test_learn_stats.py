@@ -230,13 +230,18 @@ def test_paired_test_over_all_runs_uses_each_rows_mean() -> None:
         {"base": {"trained": stage(base_greedy)}, "sft": {"trained": stage(sft_greedy)}},
         {"base": {"trained": base_samples}, "sft": {"trained": sft_samples}},
     )
-    greedy, all_runs = summary["paired"]
+    greedy, all_runs = _row_tests(summary)
     assert (greedy["runs"], all_runs["runs"]) == ("greedy", "greedy+samples")
     assert (greedy["improved"], greedy["tied"]) == (1, 3)
     # alpha/1: (1 + 3) / 4; alpha/2, beta/1: 3 / 4; beta/2: errors count 0.
     assert (all_runs["improved"], all_runs["tied"]) == (3, 1)
     assert all_runs["mean_difference"]["mean"] == pytest.approx((1.0 + 0.75 + 0.75) / 4)
-    assert "| trained | base -> sft | greedy+samples | 4 |" in markdown_tables(summary)
+    assert "| trained | base -> sft | greedy+samples | row | 4 |" in markdown_tables(summary)
+
+
+def _row_tests(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """The paired tests with rows as units (the secondary figures), in order."""
+    return [t for t in summary["paired"] if t["unit"] == "row"]
 
 
 def test_summary_is_json_ready_with_paired_tests_between_stages() -> None:
@@ -251,7 +256,7 @@ def test_summary_is_json_ready_with_paired_tests_between_stages() -> None:
     summary = compare_stages(greedy)
     json.loads(json.dumps(summary, allow_nan=False))
     assert summary["stages"] == ["base", "sft", "rl"]
-    pairs = [(t["subset"], t["before"], t["after"]) for t in summary["paired"]]
+    pairs = [(t["subset"], t["before"], t["after"]) for t in _row_tests(summary)]
     assert pairs[:3] == [
         ("trained", "base", "sft"),
         ("trained", "sft", "rl"),
@@ -263,15 +268,16 @@ def test_summary_is_json_ready_with_paired_tests_between_stages() -> None:
     assert sft_block["well_formed"]["k"] == 3 and sft_block["spread"] is None
     held_out_rl = summary["results"]["rl"]["held_out"]["overall"]
     assert held_out_rl["tool_use"]["k"] == 3
-    base_rl = summary["paired"][2]
+    base_rl = _row_tests(summary)[2]
     assert (base_rl["improved"], base_rl["tied"], base_rl["n_pairs"]) == (4, 0, 4)
-    sft_rl = summary["paired"][1]
+    sft_rl = _row_tests(summary)[1]
     assert (sft_rl["errors_before"], sft_rl["improved"], sft_rl["tied"]) == (1, 3, 1)
 
     tables = markdown_tables(summary)
     assert "**trained**" in tables and "**held_out**" in tables and "**paired tests**" in tables
-    assert "| rl | 4 | 0 | 1.000" in tables
-    assert "| trained | base -> rl | greedy | 4 | 1.000" in tables
+    assert "| rl | 2 | 1.000 [1.000, 1.000] | 4 | 0 | 1.000" in tables
+    assert "| trained | base -> rl | greedy | row | 4 | 1.000" in tables
+    assert "| trained | base -> rl | greedy | archetype | 2 | 1.000" in tables
 
 
 def test_records_from_the_real_rollout_record(registry: Registry) -> None:
@@ -301,7 +307,7 @@ def test_records_from_the_real_rollout_record(registry: Registry) -> None:
     block = summary["results"]["rl"]["trained"]
     assert set(block["by_archetype"]) == set(archetypes)
     assert block["overall"]["tool_use"]["k"] == block["overall"]["well_formed"]["k"] == 4
-    assert summary["paired"][0]["improved"] == 4
+    assert _row_tests(summary)[0]["improved"] == 4
     with pytest.raises(CompareError, match="rollouts"):
         records_of({"records": []})
 

@@ -13,7 +13,19 @@ from pathlib import Path
 from bs4_env.learn.model_source import DEFAULT_GGUF
 
 STAGE_HELP = "comma-separated stages (default: all, in order): " + ",".join(
-    ("plan", "data", "eval-base", "sft", "eval-sft", "rl", "eval-rl", "report")
+    (
+        "plan",
+        "data",
+        "eval-base",
+        "sft",
+        "eval-sft",
+        "rl",
+        "eval-rl",
+        "ei",
+        "eval-ei",
+        "transfer",
+        "report",
+    )
 )
 
 
@@ -42,11 +54,49 @@ def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--eval-archetypes", type=int, default=8, help="trained ones evaluated")
     parser.add_argument("--eval-rows", type=int, default=3, help="eval rows per archetype")
+    parser.add_argument(
+        "--trained-rows",
+        type=int,
+        default=0,
+        help="powered plan: eval rows of every trained solvable archetype (0: the draw of"
+        " --eval-archetypes x --eval-rows)",
+    )
+    parser.add_argument(
+        "--held-out-rows", type=int, default=0, help="powered plan: rows per held-out archetype"
+    )
+    parser.add_argument(
+        "--limitation-rows",
+        type=int,
+        default=0,
+        help="powered plan: rows per limitation archetype, trained or held out",
+    )
+    parser.add_argument(
+        "--why", help="why this plan's seed or trained set differs from the --previous run"
+    )
+    parser.add_argument(
+        "--previous", type=Path, help="an earlier run folder the plan is compared with"
+    )
     parser.add_argument("--samples", type=int, default=4, help="sampled runs per row (spread)")
     parser.add_argument("--rl-steps", type=int, default=8)
     parser.add_argument("--rl-rows", type=int, default=4, help="train rows per RL step")
     parser.add_argument("--rl-group", type=int, default=4, help="samples per row (>= 2)")
     parser.add_argument("--rl-lr", type=float, default=5e-5)
+    parser.add_argument("--ei-iterations", type=int, default=2, help="expert-iteration rounds")
+    parser.add_argument(
+        "--ei-rows", type=int, default=2, help="train rows per trained archetype per round"
+    )
+    parser.add_argument("--ei-samples", type=int, default=4, help="rollouts per row (>= 2)")
+    parser.add_argument(
+        "--ei-keep", type=int, default=2, help="best-reward rollouts kept per row, at most"
+    )
+    parser.add_argument("--ei-temperature", type=float, default=1.0)
+    parser.add_argument("--ei-lr", type=float, default=1e-4)
+    parser.add_argument(
+        "--transfer-episodes",
+        type=int,
+        default=12,
+        help="verified episodes per held-out archetype for the NLL measure",
+    )
     parser.add_argument("--max-tokens", type=int, default=768, help="per model turn")
     parser.add_argument("--max-turns", type=int, default=6, help="model turns per episode")
     parser.add_argument("--max-tool-calls", type=int, default=4, help="tool calls per episode")
@@ -58,6 +108,7 @@ def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_learn(args: argparse.Namespace) -> int:
+    from bs4_env.learn.ei_stage import EiSettings
     from bs4_env.learn.model_source import ModelSource
     from bs4_env.learn.pipeline import STAGES, LearnSettings, run_stages
     from bs4_env.learn.plan import PlanSettings
@@ -82,6 +133,9 @@ def cmd_learn(args: argparse.Namespace) -> int:
             eval_rows_per_archetype=args.eval_rows,
             sft_episodes=args.sft_episodes,
             trained_archetypes=args.trained_archetypes,
+            trained_rows=args.trained_rows,
+            held_out_rows=args.held_out_rows,
+            limitation_rows=args.limitation_rows,
         ),
         evaluation=EvalSettings(
             max_tokens=args.max_tokens,
@@ -94,6 +148,17 @@ def cmd_learn(args: argparse.Namespace) -> int:
         sft_train=TrainConfig(learning_rate=args.sft_lr, **lora),
         rl=RlSettings(steps=args.rl_steps, rows_per_step=args.rl_rows, group_size=args.rl_group),
         rl_train=TrainConfig(learning_rate=args.rl_lr, **lora),
+        ei=EiSettings(
+            iterations=args.ei_iterations,
+            rows_per_archetype=args.ei_rows,
+            samples_per_row=args.ei_samples,
+            temperature=args.ei_temperature,
+            keep_per_row=args.ei_keep,
+        ),
+        ei_train=TrainConfig(learning_rate=args.ei_lr, **lora),
+        transfer_episodes=args.transfer_episodes,
+        why=args.why,
+        previous=args.previous,
         progress=not args.quiet,
     )
     asyncio.run(run_stages(args.out, settings, stages, print))

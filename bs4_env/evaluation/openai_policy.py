@@ -78,6 +78,7 @@ class OpenAIChatPolicy:
         temperature: float = 0.0,
         max_retries: int = 4,
         timeout_s: float = 180.0,
+        capture_token_ids: bool = False,
     ) -> None:
         import openai
 
@@ -89,6 +90,11 @@ class OpenAIChatPolicy:
         self._max_tokens = max_tokens
         self._temperature = temperature
         self._attempts = max_retries + 1
+        # llama.cpp returns each sampled token's id with its logprob (``top_logprobs`` >= 1;
+        # with 0 it returns none): the learning run trains on exactly those tokens.
+        self._logprobs: dict[str, Any] = (
+            {"logprobs": True, "top_logprobs": 1} if capture_token_ids else {}
+        )
         self._client = openai.AsyncOpenAI(
             base_url=endpoint.base_url, api_key=endpoint.api_key, max_retries=0, timeout=timeout_s
         )
@@ -120,6 +126,7 @@ class OpenAIChatPolicy:
                 tools=tools,  # type: ignore[arg-type]
                 max_tokens=self._max_tokens,
                 temperature=self._temperature,
+                **self._logprobs,
             )
 
         try:
@@ -151,7 +158,21 @@ class OpenAIChatPolicy:
             tool_calls=calls,
             prompt_tokens=usage.prompt_tokens if usage else 0,
             completion_tokens=usage.completion_tokens if usage else 0,
+            token_ids=self._token_ids(choices[0]) if self._logprobs else (),
         )
+
+    @staticmethod
+    def _token_ids(choice: Any) -> tuple[int, ...]:
+        """The sampled ids from the choice's logprobs (llama.cpp's ``id`` field)."""
+        content = getattr(getattr(choice, "logprobs", None), "content", None)
+        if content is None:
+            raise EndpointRequestError("token ids were asked for, but the reply has no logprobs")
+        ids = [getattr(item, "id", None) for item in content]
+        if any(not isinstance(i, int) for i in ids):
+            raise EndpointRequestError(
+                "the endpoint's logprobs carry no token ids (llama.cpp's server gives them)"
+            )
+        return tuple(ids)  # type: ignore[arg-type]
 
     async def aclose(self) -> None:
         await self._client.close()

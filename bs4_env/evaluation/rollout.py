@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from bs4_env.episode.engine import Budgets, Episode
 from bs4_env.episode.prompt import initial_messages
@@ -24,6 +24,10 @@ class Rollout:
     score: Score
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # What the policy was sent (tool-call arguments as the engine ran them) and, per turn
+    # whose sampled ids the policy returned, (messages of ``history`` sent, the ids).
+    history: list[Message] = field(default_factory=list)
+    sampled: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
 
 
 async def run_rollout(
@@ -46,8 +50,11 @@ async def run_rollout(
     history = list(transcript)
     tools = openai_tools()
     final_text, prompt_tokens, completion_tokens = "", 0, 0
+    sampled: list[tuple[int, tuple[int, ...]]] = []
     for _ in range(max_turns):
         turn = await policy.next_turn(history, tools)
+        if turn.token_ids:
+            sampled.append((len(history), turn.token_ids))
         prompt_tokens += turn.prompt_tokens
         completion_tokens += turn.completion_tokens
         transcript.append(turn.as_message())
@@ -66,7 +73,9 @@ async def run_rollout(
         transcript.extend(replies)
         history.extend(replies)
     score = episode.finish(final_text)
-    return Rollout(task, transcript, final_text, score, prompt_tokens, completion_tokens)
+    return Rollout(
+        task, transcript, final_text, score, prompt_tokens, completion_tokens, history, sampled
+    )
 
 
 def tool_message(call: ToolCall, reply: str) -> Message:

@@ -23,6 +23,8 @@ class AssistantTurn:
     tool_calls: tuple[ToolCall, ...] = field(default_factory=tuple)
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # The sampled token ids, where the policy asked for them (training on what was sampled).
+    token_ids: tuple[int, ...] = ()
 
     def as_message(self) -> Message:
         message: Message = {"role": "assistant", "content": self.content}

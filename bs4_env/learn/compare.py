@@ -55,6 +55,11 @@ METHODS = {
     "sign-flip permutation test of the mean difference, t interval; runs 'greedy' pairs "
     "the temperature-0 rewards, runs 'greedy+samples' each row's mean over the greedy run "
     "and its samples (errors as 0)",
+    "units": "unit 'archetype' (primary): each archetype's mean over its rows is one value, "
+    "so rows of one archetype, which correlate, count once; unit 'row' (secondary): every "
+    "row is one value",
+    "archetype_level": "mean over archetypes of each archetype's mean reward, Student t "
+    "interval over archetypes",
 }
 
 
@@ -231,13 +236,34 @@ def _block(rows: Sequence[_Row], spread: _Spread | None) -> dict[str, Any]:
     return block
 
 
+def _archetype_means(keys: Sequence[RowKey], values: Sequence[float]) -> dict[str, float]:
+    """Each archetype's mean of ``values`` (aligned with ``keys``), in archetype order."""
+    groups: dict[str, list[float]] = defaultdict(list)
+    for key, value in zip(keys, values, strict=True):
+        groups[key[0]].append(value)
+    return {name: sum(v) / len(v) for name, v in sorted(groups.items())}
+
+
+def _archetype_level(rows: Sequence[_Row]) -> dict[str, Any]:
+    keys = [row.key for row in rows]
+    means = _archetype_means(keys, [0.0 if r.reward is None else r.reward for r in rows])
+    return {
+        "n_archetypes": len(means),
+        "reward": mean_interval(list(means.values()), bounds=REWARD_BOUNDS).as_dict(),
+    }
+
+
 def _all_runs_mean(row: _Row, spread: _Spread) -> float:
     """A row's mean reward over its greedy run and its samples (errors as 0)."""
     values = [0.0 if row.reward is None else row.reward, *spread.rewards[row.key]]
     return sum(values) / len(values)
 
 
-def _default_pairs(stages: Sequence[str]) -> list[tuple[str, str]]:
+def _zero(reward: float | None) -> float:
+    return 0.0 if reward is None else reward
+
+
+def default_pairs(stages: Sequence[str]) -> list[tuple[str, str]]:
     """Each stage against the next, then the first against the last (base->sft, sft->rl,
     base->rl for three stages)."""
     pairs = list(pairwise(stages))
@@ -292,7 +318,7 @@ def compare_stages(
                 )
         if set(samples) - set(stages):
             raise CompareError(f"samples for unknown stages {sorted(set(samples) - set(stages))}")
-    chosen = _default_pairs(stages) if pairs is None else list(pairs)
+    chosen = default_pairs(stages) if pairs is None else list(pairs)
     for before, after in chosen:
         if before not in greedy or after not in greedy or before == after:
             raise CompareError(f"cannot pair {before!r} -> {after!r}; stages are {stages}")
@@ -325,6 +351,7 @@ def compare_stages(
                 by_archetype[key[0]].append(group[key])
             results[stage][subset] = {
                 "overall": _block(list(group.values()), spread),
+                "archetype_level": _archetype_level(list(group.values())),
                 "samples_per_row": spread.per_row if spread else None,
                 "sample_errors": spread.errors if spread else None,
                 "by_archetype": {
@@ -336,21 +363,26 @@ def compare_stages(
     for subset in subsets:
         for before, after in chosen:
             keys = sorted(rows[before][subset])
-            test = paired_test(
-                [rows[before][subset][key].reward for key in keys],
-                [rows[after][subset][key].reward for key in keys],
-                bounds=REWARD_BOUNDS,
-            )
             pair = {"subset": subset, "before": before, "after": after}
-            paired.append({**pair, "runs": "greedy", **test.as_dict()})
-            if samples is None:
-                continue
-            means = [
-                [_all_runs_mean(rows[stage][subset][key], spreads[stage, subset]) for key in keys]
-                for stage in (before, after)
-            ]
-            test = paired_test(means[0], means[1], bounds=REWARD_BOUNDS)
-            paired.append({**pair, "runs": "greedy+samples", **test.as_dict()})
+            # Per run kind, (before, after) values per row; None marks an error row (reward 0).
+            values: dict[str, list[list[float | None]]] = {
+                "greedy": [[rows[s][subset][key].reward for key in keys] for s in (before, after)]
+            }
+            if samples is not None:
+                values["greedy+samples"] = [
+                    [_all_runs_mean(rows[s][subset][key], spreads[s, subset]) for key in keys]
+                    for s in (before, after)
+                ]
+            for runs, (first, second) in values.items():
+                # Archetypes first: they are the primary units (rows of one archetype correlate).
+                archetype_means = [
+                    list(_archetype_means(keys, [_zero(v) for v in side]).values())
+                    for side in (first, second)
+                ]
+                test = paired_test(archetype_means[0], archetype_means[1], bounds=REWARD_BOUNDS)
+                paired.append({**pair, "runs": runs, "unit": "archetype", **test.as_dict()})
+                test = paired_test(first, second, bounds=REWARD_BOUNDS)
+                paired.append({**pair, "runs": runs, "unit": "row", **test.as_dict()})
 
     return _rounded_dict(
         {

@@ -10,19 +10,30 @@ resumed run skips finished stages and continues an interrupted one from its chec
 - ``eval-sft``: the SFT adapter on the same rows;
 - ``rl``: RL from the SFT adapter on the plan's RL archetypes (train rows);
 - ``eval-rl``: the RL adapter on the same rows;
+- ``ei``: expert iteration from the SFT adapter on every trained archetype (train rows);
+- ``eval-ei``: the expert-iteration adapter on the same rows;
+- ``transfer``: continuous measures on the held-out archetypes (NLL of verified episodes
+  under each model, first programs that run, solvable rows answered);
 - ``report``: ``summary.json``, ``summary.md`` and one HTML report per stage and subset
   (rebuilt on every run, over the stages evaluated so far).
+
+A new plan carries its pre-registration (:mod:`bs4_env.learn.design`): every stage's settings
+are fixed with it, and a stage asked to run with other settings is refused. Every stage marker
+records the settings it ran with and, for training stages, the rows and a digest of its data.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bs4_env.learn.design import check_stage_settings, make_design, previous_run_facts
+from bs4_env.learn.ei_stage import EiSettings
 from bs4_env.learn.model_source import ModelSource
 from bs4_env.learn.plan import PlanSettings, load_or_make_plan
 from bs4_env.learn.rl_stage import RlSettings
@@ -31,9 +42,22 @@ from bs4_env.learn.sft_stage import SftSettings
 from bs4_env.learn.trainer import TrainConfig
 from bs4_env.tasks.registry import default_registry
 
-STAGES = ("plan", "data", "eval-base", "sft", "eval-sft", "rl", "eval-rl", "report")
-EVAL_STAGES = {"eval-base": None, "eval-sft": "sft", "eval-rl": "rl"}
+STAGES = (
+    "plan",
+    "data",
+    "eval-base",
+    "sft",
+    "eval-sft",
+    "rl",
+    "eval-rl",
+    "ei",
+    "eval-ei",
+    "transfer",
+    "report",
+)
+EVAL_STAGES = {"eval-base": None, "eval-sft": "sft", "eval-rl": "rl", "eval-ei": "ei"}
 LOOSE_EVAL_SETTINGS = ("samples", "parallel")
+PRIMARY_PAIR = ("sft", "ei")
 
 
 @dataclass(frozen=True)
@@ -45,7 +69,24 @@ class LearnSettings:
     sft_train: TrainConfig = field(default_factory=TrainConfig)
     rl: RlSettings = field(default_factory=RlSettings)
     rl_train: TrainConfig = field(default_factory=lambda: TrainConfig(learning_rate=5e-5))
+    ei: EiSettings = field(default_factory=EiSettings)
+    ei_train: TrainConfig = field(default_factory=lambda: TrainConfig(learning_rate=1e-4))
+    transfer_episodes: int = 12  # verified episodes per held-out archetype
+    # Why this plan's seed or trained set differs from the run in ``previous`` (see design).
+    why: str | None = None
+    previous: Path | None = None
     progress: bool = True
+
+    def registered(self) -> dict[str, Any]:
+        """Each stage's settings, as the plan registers them and its marker records them."""
+        return {
+            "data": {"episodes": self.plan.sft_episodes},
+            "evaluation": asdict(self.evaluation),
+            "sft": {"train": asdict(self.sft_train), "sft": asdict(self.sft)},
+            "rl": {"train": asdict(self.rl_train), "rl": asdict(self.rl)},
+            "ei": {"train": asdict(self.ei_train), "ei": asdict(self.ei), "sft": asdict(self.sft)},
+            "transfer": {"episodes_per_archetype": self.transfer_episodes},
+        }
 
 
 class Run:
@@ -55,8 +96,21 @@ class Run:
         self.out = out
         self.settings = settings
         self.registry = default_registry()
-        self.plan = load_or_make_plan(out, self.registry, settings.plan)
-        self._model: tuple[Any, Any] | None = None
+        previous = None if settings.previous is None else previous_run_facts(settings.previous)
+        self.plan = load_or_make_plan(
+            out,
+            self.registry,
+            settings.plan,
+            lambda plan: make_design(
+                plan, settings.registered(), PRIMARY_PAIR, settings.why, previous
+            ),
+        )
+
+    def check(self, stage: str) -> dict[str, Any]:
+        """The registered settings of ``stage`` (refused if they differ from the plan's)."""
+        settings: dict[str, Any] = self.settings.registered()[stage]
+        check_stage_settings(self.plan, stage, settings)
+        return settings
 
     def marker(self, stage: str) -> Path:
         return self.out / "stages" / f"{stage}.json"
@@ -83,9 +137,17 @@ class Run:
         return self.settings.source.load()
 
 
+def data_rows(data: Path) -> dict[str, Any]:
+    """The rows and a sha256 of a training data file (recorded with the stages that use it)."""
+    text = data.read_text(encoding="utf-8")
+    rows = [f"{r['archetype']}/{r['seed']}" for r in map(json.loads, text.splitlines())]
+    return {"sha256": hashlib.sha256(text.encode()).hexdigest(), "rows": rows}
+
+
 async def _stage_data(run: Run) -> dict[str, Any]:
     from bs4_env.learn.sft_stage import make_episodes
 
+    settings = run.check("data")
     data = await make_episodes(
         run.registry,
         run.plan.trained,
@@ -94,7 +156,8 @@ async def _stage_data(run: Run) -> dict[str, Any]:
         run.out / "sft-data",
     )
     summary = json.loads((data.parent / "summary.json").read_text())
-    return {"file": str(data), **{k: summary[k] for k in ("kept", "dropped", "kinds")}}
+    figures = {k: summary[k] for k in ("kept", "dropped", "kinds", "tags") if k in summary}
+    return {"file": str(data), **figures, "data": data_rows(data), **settings}
 
 
 async def _stage_eval(run: Run, stage: str) -> dict[str, Any]:
@@ -102,10 +165,11 @@ async def _stage_eval(run: Run, stage: str) -> dict[str, Any]:
 
     trained_by = EVAL_STAGES[stage]
     adapter = None if trained_by is None else run.adapter_gguf(trained_by)
-    settings = asdict(run.settings.evaluation)
+    settings = run.check("evaluation")
     base = json.loads(run.marker("eval-base").read_text()) if run.done("eval-base") else {}
     # Runs before this check recorded no settings. The sample count and the slots may differ
-    # (samples only add the spread figure); the episode budgets may not.
+    # (samples only add the spread figure); the episode budgets may not. (A plan with a
+    # design refuses any difference in run.check.)
     recorded = base.get("evaluation") if trained_by is not None else None
     if recorded is not None:
         differ = [
@@ -138,10 +202,10 @@ async def _stage_sft(run: Run) -> dict[str, Any]:
     from bs4_env.learn.trainer import LoraTrainer
     from bs4_env.sft.build import DATA_FILE
 
+    settings = run.check("sft")
+    data = run.out / "sft-data" / DATA_FILE
     model, tokenizer = run.model()
-    sequences, dropped = load_sequences(
-        tokenizer, run.out / "sft-data" / DATA_FILE, run.settings.sft.max_tokens
-    )
+    sequences, dropped = load_sequences(tokenizer, data, run.settings.sft.max_tokens)
     trainer = LoraTrainer(model, run.settings.sft_train, tag_ids(tokenizer))
     figures = train_sft(
         trainer,
@@ -152,8 +216,13 @@ async def _stage_sft(run: Run) -> dict[str, Any]:
         run.out / "sft" / "sft-log.jsonl",
     )
     trainer.export_adapter(run.adapter_gguf("sft"))
-    settings = {"train": asdict(run.settings.sft_train), "sft": asdict(run.settings.sft)}
-    return {**figures, "dropped": dropped, "token_rows": trainer.rows_trained(), **settings}
+    return {
+        **figures,
+        "dropped": dropped,
+        "token_rows": trainer.rows_trained(),
+        **settings,
+        "data": data_rows(data),
+    }
 
 
 async def _stage_rl(run: Run) -> dict[str, Any]:
@@ -161,6 +230,7 @@ async def _stage_rl(run: Run) -> dict[str, Any]:
     from bs4_env.learn.token_rows import tag_ids
     from bs4_env.learn.trainer import LoraTrainer
 
+    settings = run.check("rl")
     model, tokenizer = run.model()
     trainer = LoraTrainer(model, run.settings.rl_train, tag_ids(tokenizer))
     checkpoint = run.checkpoint("rl")
@@ -178,14 +248,42 @@ async def _stage_rl(run: Run) -> dict[str, Any]:
         checkpoint,
     )
     trainer.export_adapter(run.adapter_gguf("rl"))
-    settings = {"train": asdict(run.settings.rl_train), "rl": asdict(run.settings.rl)}
     return {**figures, "token_rows": trainer.rows_trained(), **settings}
+
+
+async def _stage_ei(run: Run) -> dict[str, Any]:
+    from bs4_env.learn.ei_loop import run_iterations
+    from bs4_env.sft.build import DATA_FILE
+
+    settings = run.check("ei")
+    sft_rows = data_rows(run.out / "sft-data" / DATA_FILE)["rows"]
+    excluded = {(a, int(s)) for a, s in (row.rsplit("/", 1) for row in sft_rows)}
+    figures = await run_iterations(run, excluded)
+    return {**figures, **settings}
+
+
+async def _stage_transfer(run: Run) -> dict[str, Any]:
+    from bs4_env.learn.transfer_stage import measure_transfer
+
+    settings = run.check("transfer")
+    return {**await measure_transfer(run), **settings}
 
 
 async def _stage_report(run: Run) -> dict[str, Any]:
     from bs4_env.learn.report import write_learning_report
 
     return write_learning_report(run.out, run.plan)
+
+
+NEEDS = {"rl": "sft", "ei": "sft", "transfer": "sft", **EVAL_STAGES}
+RUNNERS: dict[str, Callable[[Run], Awaitable[dict[str, Any]]]] = {
+    "data": _stage_data,
+    "sft": _stage_sft,
+    "rl": _stage_rl,
+    "ei": _stage_ei,
+    "transfer": _stage_transfer,
+    "report": _stage_report,
+}
 
 
 async def run_stages(
@@ -204,22 +302,14 @@ async def run_stages(
         if run.done(stage) and stage != "report":
             say(f"{stage}: done earlier ({run.marker(stage)})")
             continue
+        needed = NEEDS.get(stage)
+        if needed is not None and not run.done(needed):
+            raise ValueError(f"{stage} needs stage {needed!r} first")
         started = time.monotonic()
-        if stage == "data":
-            figures = await _stage_data(run)
-        elif stage in EVAL_STAGES:
-            trained_by = EVAL_STAGES[stage]
-            if trained_by is not None and not run.done(trained_by):
-                raise ValueError(f"{stage} needs stage {trained_by!r} first")
+        if stage in EVAL_STAGES:
             figures = await _stage_eval(run, stage)
-        elif stage == "sft":
-            figures = await _stage_sft(run)
-        elif stage == "rl":
-            if not run.done("sft"):
-                raise ValueError("rl needs stage 'sft' first")
-            figures = await _stage_rl(run)
         else:
-            figures = await _stage_report(run)
+            figures = await RUNNERS[stage](run)
         figures["seconds"] = round(time.monotonic() - started, 1)
         run.finish(stage, figures)
         say(f"{stage}: {json.dumps(figures, default=str)[:2000]}")

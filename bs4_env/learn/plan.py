@@ -10,12 +10,20 @@ archetypes are left out entirely: a 0.5B model does not solve them, so they woul
 time on zeros.
 Evaluation rows come from the ``eval`` split (seeds disjoint from ``train``); training rows
 from ``train``. Nothing here looks at a model's output.
+
+A powered plan (``trained_rows``, ``held_out_rows``, ``limitation_rows`` > 0) keeps every
+archetype draw above and replaces the eval rows: every trained solvable archetype, every
+held-out solvable archetype and every limitation archetype (trained or held out) gets that many
+rows, drawn from a stream of their own. The pre-registration (``design``: endpoints, tests,
+subset sizes, stage settings, and why the plan differs from an earlier run) is written into
+``plan.json`` with the plan, before any evaluation runs.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -42,6 +50,15 @@ class PlanSettings:
     sft_episodes: int = 300
     rl_archetypes: int = 6
     trained_archetypes: int = 0  # 0: every archetype not held out (nor hard)
+    # A powered plan: rows per archetype of every trained solvable, held-out solvable and
+    # limitation archetype (0: the draws above decide the eval rows, as before).
+    trained_rows: int = 0
+    held_out_rows: int = 0
+    limitation_rows: int = 0
+
+    @property
+    def powered(self) -> bool:
+        return self.trained_rows > 0
 
 
 @dataclass(frozen=True)
@@ -51,15 +68,18 @@ class Plan:
     held_out: list[str]
     rl_archetypes: list[str]
     eval_rows: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    # The pre-registration (bs4_env.learn.design); None for plans made before it existed.
+    design: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "settings": asdict(self.settings),
             "trained": self.trained,
             "held_out": self.held_out,
             "rl_archetypes": self.rl_archetypes,
             "eval_rows": {k: [list(r) for r in v] for k, v in self.eval_rows.items()},
         }
+        return data if self.design is None else {**data, "design": self.design}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Plan:
@@ -69,6 +89,7 @@ class Plan:
             list(data["held_out"]),
             list(data["rl_archetypes"]),
             {k: [(str(a), int(s)) for a, s in v] for k, v in data["eval_rows"].items()},
+            data.get("design"),
         )
 
 
@@ -127,11 +148,38 @@ def make_plan(registry: Registry, settings: PlanSettings) -> Plan:
                 f" {len(evaluated) + len(rest)}, got {settings.trained_archetypes}"
             )
         trained = sorted(evaluated + _draw(rng, rest, extra, "extra trained"))
+    if settings.powered:
+        eval_rows = _powered_rows(registry, settings, trained, held_out)
     return Plan(settings, trained, held_out, rl, eval_rows)
 
 
-def load_or_make_plan(folder: Path, registry: Registry, settings: PlanSettings) -> Plan:
-    """The plan of an earlier run of this folder (settings must match), else a new one."""
+def _powered_rows(
+    registry: Registry, settings: PlanSettings, trained: list[str], held_out: list[str]
+) -> dict[str, list[tuple[str, int]]]:
+    """Every archetype of each subset, ``*_rows`` rows each, from a stream of its own (so
+    the archetype draws stay those of the same plan without it)."""
+    counts = (settings.trained_rows, settings.held_out_rows, settings.limitation_rows)
+    if min(counts) < 1:
+        raise ValueError(f"a powered plan needs every *_rows >= 1, got {counts}")
+    rng = Random(f"learn-plan-powered:{settings.seed}")
+    solvable = [a for a in trained if registry.get(a).solvable]
+    limits = sorted(a for a in trained + held_out if not registry.get(a).solvable)
+    held = [a for a in held_out if registry.get(a).solvable]
+    return {
+        "trained": _eval_rows(rng, solvable, settings.trained_rows),
+        "held_out": _eval_rows(rng, held, settings.held_out_rows),
+        "limitation": _eval_rows(rng, limits, settings.limitation_rows),
+    }
+
+
+def load_or_make_plan(
+    folder: Path,
+    registry: Registry,
+    settings: PlanSettings,
+    design: Callable[[Plan], dict[str, Any]] | None = None,
+) -> Plan:
+    """The plan of an earlier run of this folder (settings must match), else a new one;
+    ``design`` makes its pre-registration, written with it (before any stage runs)."""
     path = folder / PLAN_FILE
     if path.is_file():
         plan = Plan.from_json(json.loads(path.read_text()))
@@ -142,6 +190,8 @@ def load_or_make_plan(folder: Path, registry: Registry, settings: PlanSettings) 
             )
         return plan
     plan = make_plan(registry, settings)
+    if design is not None:
+        plan = replace(plan, design=design(plan))
     folder.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(plan.to_json(), indent=1) + "\n")
     return plan
