@@ -29,7 +29,6 @@ from bs4_env.sft.plan import Plan, Step, host_outcome, soup_line
 from bs4_env.tasks.model import Task
 
 FIX_KINDS = ("import", "attr_key", "wrong_script", "wrong_heading", "wrong_tag")
-MAX_CALLS = 4
 _LITERAL = r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""
 _GET = re.compile(r"""\b(el|tag|item|s)\.get\((['"](?:id|class|src|href|type)['"])\)""")
 _SCRIPT_BY_ID = re.compile(r"""soup\.find\('script', id=('[^']+'|"[^"]+")\)""")
@@ -162,7 +161,7 @@ BREAKERS: dict[str, Callable[[Task, Plan, Random], Broken | None]] = {
 
 def with_fix(task: Task, plan: Plan, rng: Random, kinds: Sequence[str] = FIX_KINDS) -> Plan:
     """``plan`` with one drawn error-fix variant (of ``kinds``, those that apply to it), or
-    ``plan`` itself where none applies within ``MAX_CALLS`` tool calls."""
+    ``plan`` itself where none applies within the task's free tool calls."""
     order = [kind for kind in FIX_KINDS if kind != "import" and kind in kinds]
     rng.shuffle(order)
     for kind in [*order, *(["import"] if "import" in kinds else [])]:
@@ -173,7 +172,7 @@ def with_fix(task: Task, plan: Plan, rng: Random, kinds: Sequence[str] = FIX_KIN
         fixed = dataclasses.replace(plan.steps[index], note=note)
         steps = (*plan.steps[:index], Step("run_python", code), *between, fixed)
         steps = (*steps, *plan.steps[index + 1 :])
-        if len(steps) > MAX_CALLS:
+        if len(steps) > task.free_tool_calls:  # an extra call costs reward: not the best
             continue
         return dataclasses.replace(plan, steps=steps, tags=(*plan.tags, "fix", f"fix:{kind}"))
     return plan
