@@ -170,9 +170,12 @@ def with_fix(task: Task, plan: Plan, rng: Random, kinds: Sequence[str] = FIX_KIN
             continue
         index, code, between, note = broken
         fixed = dataclasses.replace(plan.steps[index], note=note)
-        steps = (*plan.steps[:index], Step("run_python", code), *between, fixed)
-        steps = (*steps, *plan.steps[index + 1 :])
+        before, tags = plan.steps[:index], plan.tags
+        if between and before and "twin_look" not in tags:
+            # The fix's own listing is the inspection: the plan's earlier one goes.
+            before, tags = (), tuple(tag for tag in tags if tag != "inspect")
+        steps = (*before, Step("run_python", code), *between, fixed, *plan.steps[index + 1 :])
         if len(steps) > task.free_tool_calls:  # an extra call costs reward: not the best
             continue
-        return dataclasses.replace(plan, steps=steps, tags=(*plan.tags, "fix", f"fix:{kind}"))
+        return dataclasses.replace(plan, steps=steps, tags=(*tags, "fix", f"fix:{kind}"))
     return plan
