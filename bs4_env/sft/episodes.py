@@ -2,9 +2,10 @@
 
 Order: the targeted writers (one per page family, then the two generic ones) or the abstention
 writer, each with a drawn parser and then the default parser, then the reference program bound
-to this request's literals. Variants drawn
-per episode: an inspection call first (print the request's block), and a first try that
-forgets ``import json`` and is fixed after the real NameError.
+to this request's literals. Variants drawn per episode: an inspection call first (print the
+request's block); on the solvable twin of a limitation archetype, a look at the element that
+blocks its twin first (``twins``); and a first try that fails for a common reason and is fixed
+after the real error (``fixes``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from random import Random
 from bs4_env.sft import locate
 from bs4_env.sft.abstain import write_abstain
 from bs4_env.sft.bind import BindError, bind_program
+from bs4_env.sft.fixes import with_fix
 from bs4_env.sft.plan import PARSERS, Plan, Step, soup_line
 from bs4_env.sft.targeted import truth_strings, write_targeted
 from bs4_env.sft.targeted_aggregates import write_aggregate
@@ -26,13 +28,13 @@ from bs4_env.sft.targeted_scripts import write_script_data
 from bs4_env.sft.targeted_siblings import write_siblings
 from bs4_env.sft.targeted_tables import write_table
 from bs4_env.sft.targeted_visible import write_visible
+from bs4_env.sft.twins import with_twin_look
 from bs4_env.tasks.model import Category, Task
 from bs4_env.tasks.registry import Registry
 
 Writer = Callable[[Task, Random, str], Plan | None]
-FIX_SHARE = 0.15
+FIX_SHARE = 0.3
 INSPECT_SHARE = 0.5
-_FIX_NOTE = "json is not imported; adding the import."
 _BLOCK_OUTLINE = (
     "for el in box.find_all(True)[:12]:\n"
     "    print(el.name, el.get('id'), el.get('class'), el.get_text(' ', strip=True)[:50])"
@@ -88,19 +90,11 @@ def _bound_plan(task: Task, registry: Registry, rng: Random) -> Plan | None:
     return Plan("bound_reference", tuple(steps), "final_json", tags=tags)
 
 
-def _with_fix(plan: Plan, rng: Random) -> Plan:
-    """Sometimes: the last program first runs without ``import json`` (a real NameError)."""
-    last = plan.steps[-1]
-    lines = last.argument.splitlines()
-    if "import json" not in lines or "json." not in last.argument or rng.random() >= FIX_SHARE:
-        return plan
-    broken = "\n".join(line for line in lines if line != "import json")
-    steps = (
-        *plan.steps[:-1],
-        Step("run_python", broken),
-        dataclasses.replace(last, note=_FIX_NOTE),
-    )
-    return dataclasses.replace(plan, steps=steps, tags=(*plan.tags, "fix"))
+def _variant(task: Task, plan: Plan, rng: Random, parser: str) -> Plan:
+    """The plan with its drawn variants: the twin's look first, sometimes an error fixed."""
+    plan = with_twin_look(task, plan, Random(rng.random()), parser)
+    fix_draw = Random(rng.random())
+    return with_fix(task, plan, fix_draw) if rng.random() < FIX_SHARE else plan
 
 
 def candidate_plans(task: Task, registry: Registry, rng: Random) -> list[Plan]:
@@ -120,10 +114,10 @@ def candidate_plans(task: Task, registry: Registry, rng: Random) -> list[Plan]:
     bound = _bound_plan(task, registry, rng)
     if bound is not None:
         plans.append(bound)
-    fix_draw = Random(rng.random())
+    variant_draw = Random(rng.random())
     # A program with the answer written in teaches nothing: never offer one.
     plans = [plan for plan in plans if not writes_the_answer(plan, task)]
-    return [_with_fix(plan, Random(fix_draw.random())) for plan in plans]
+    return [_variant(task, plan, Random(variant_draw.random()), parser) for plan in plans]
 
 
 def writes_the_answer(plan: Plan, task: Task) -> bool:

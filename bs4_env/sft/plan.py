@@ -43,9 +43,10 @@ def soup_line(parser: str) -> str:
     return "soup = make_soup()" if parser == "html.parser" else f'soup = make_soup("{parser}")'
 
 
-def host_run(task: Task, code: str, url: str | None = None) -> str | None:
-    """stdout of ``code`` run here, on our own generated code only (never model code), or None
-    when it raises. A cheap filter: the sandbox replay is what decides."""
+def host_outcome(task: Task, code: str, url: str | None = None) -> tuple[str, Exception | None]:
+    """stdout of ``code`` run here, on our own generated code only (never model code), and
+    the exception it raised (None if it ran through). A cheap filter: the sandbox replay is
+    what decides."""
     html = task.pages[url or task.start_url]
     out = io.StringIO()
     namespace: dict[str, Any] = {
@@ -55,9 +56,15 @@ def host_run(task: Task, code: str, url: str | None = None) -> str | None:
     try:
         with contextlib.redirect_stdout(out):
             exec(compile(code, "<plan>", "exec"), namespace)
-    except Exception:
-        return None
-    return out.getvalue()
+    except Exception as error:  # the broken programs of fix episodes raise on purpose
+        return out.getvalue(), error
+    return out.getvalue(), None
+
+
+def host_run(task: Task, code: str, url: str | None = None) -> str | None:
+    """stdout of ``code`` run here (see ``host_outcome``), or None when it raises."""
+    stdout, error = host_outcome(task, code, url)
+    return None if error is not None else stdout
 
 
 def answer_of(stdout: str, answer_from: AnswerFrom) -> Any:
