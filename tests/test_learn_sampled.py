@@ -162,3 +162,19 @@ def test_archetypes_are_the_primary_units_of_the_paired_test() -> None:
     assert by_unit["archetype"]["n_pairs"] == 3
     level = summary["results"]["y"]["s"]["archetype_level"]
     assert level["n_archetypes"] == 3 and level["reward"]["mean"] == pytest.approx(1 / 3)
+
+
+def test_a_run_refuses_stages_on_other_generator_versions(tmp_path: Path) -> None:
+    import json
+
+    from bs4_env.learn.model_source import ModelSource
+    from bs4_env.learn.pipeline import LearnSettings, Run
+
+    run = Run(tmp_path, LearnSettings(source=ModelSource("tiny")))
+    run.finish("data", {})
+    run.check_generators()
+    marker = json.loads(run.marker("data").read_text())
+    assert marker["generators"] == run.generators()
+    run.marker("data").write_text(json.dumps({**marker, "generators": "0" * 16}))
+    with pytest.raises(ValueError, match="other archetype generator versions"):
+        run.check_generators()

@@ -118,9 +118,29 @@ class Run:
     def done(self, stage: str) -> bool:
         return self.marker(stage).is_file()
 
+    def generators(self) -> str:
+        """A digest of the plan's archetypes and their generator versions: every stage of a
+        run must see the same pages, so a version bump between stages is refused."""
+        names = sorted(set(self.plan.trained) | set(self.plan.held_out))
+        pairs = [(name, self.registry.get(name).version) for name in names]
+        return hashlib.sha256(json.dumps(pairs).encode()).hexdigest()[:16]
+
+    def check_generators(self) -> None:
+        """Refuse to run a stage when an earlier one recorded other generator versions."""
+        current = self.generators()
+        for marker in sorted((self.out / "stages").glob("*.json")):
+            recorded = json.loads(marker.read_text()).get("generators")
+            if recorded is not None and recorded != current:
+                raise ValueError(
+                    f"{marker} ran with other archetype generator versions ({recorded}, now"
+                    f" {current}): its pages differ from this code's; finish the run with the"
+                    " code it started with"
+                )
+
     def finish(self, stage: str, figures: dict[str, Any]) -> None:
         path = self.marker(stage)
         path.parent.mkdir(parents=True, exist_ok=True)
+        figures = {**figures, "generators": self.generators()}
         path.write_text(json.dumps(figures, indent=1, default=str) + "\n")
 
     def adapter_gguf(self, stage: str) -> Path:
@@ -294,6 +314,7 @@ async def run_stages(
     if unknown:
         raise ValueError(f"unknown stages {unknown}; valid: {list(STAGES)}")
     run = Run(out, settings)
+    run.check_generators()
     say(f"plan: held out {run.plan.held_out}; RL on {run.plan.rl_archetypes}")
     if not run.done("plan"):
         run.finish("plan", run.plan.to_json() | {"settings_all": _jsonable(settings)})
