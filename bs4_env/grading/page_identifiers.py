@@ -35,9 +35,12 @@ from bs4_env.grading.identifiers import (
     identifiers_in,
     locating_forms,
     normal_form,
+    page_words,
 )
 
 _LOOKUP_QUOTES = ("'", '"')
+# The page's text outside scripts and styles: the prose its bare ids are compared with.
+_VISIBLE_TEXT = "//text()[not(ancestor::script) and not(ancestor::style)]"
 
 
 class Kind(enum.Enum):
@@ -135,15 +138,16 @@ def _build(pages: Iterable[tuple[str, str]], tokens: tuple[str, ...]) -> PageIde
         blocker, markup = _blocker(root, tokens)
         shown.append(markup)
         path = {parent for el in blocker for parent in el.iterancestors()} - blocker
+        words = page_words(root.xpath(_VISIBLE_TEXT))
         for element in root.iter():
             if not isinstance(element.tag, str):
                 continue  # comments and processing instructions
             kind = Kind.BLOCKER if element in blocker else Kind.OTHER
             kind = Kind.NEUTRAL if element in path else kind
-            for ident in element_identifiers(element):
+            for ident in element_identifiers(element, words):
                 seen[ident].add(kind)
             if element in blocker:
-                forms |= locating_forms(element)
+                forms |= locating_forms(element, words)
     text = "\n".join(shown)
     kinds = {ident: _kind(found) for ident, found in seen.items()}
     for ident, kind in kinds.items():
