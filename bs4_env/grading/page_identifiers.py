@@ -109,6 +109,12 @@ def _blocker(root: etree._Element, tokens: tuple[str, ...]) -> tuple[set[etree._
     return found, normal_form("\n".join(shown))
 
 
+def blocker_elements(root: etree._Element, tokens: tuple[str, ...]) -> set[etree._Element]:
+    """The elements of the blocker in a parsed page (as the index sees them): the leak
+    audit's element check asks whether they can be found without the tokens."""
+    return _blocker(root, tokens)[0]
+
+
 def _markup(element: etree._Element) -> str:
     return str(etree.tostring(element, method="html", encoding="unicode", with_tail=False))
 
