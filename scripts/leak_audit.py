@@ -4,8 +4,9 @@ Prints figures only (no pass/fail; ``tests/test_leaks.py`` holds the same classi
 base rate + 3 points). Classifiers train on train-split seeds of every archetype and are
 scored on held-out eval-split seeds; each has a planted-leak control in the same run, which
 shows what a leak would look like. Then the "abstain when a signature element is present"
-policy against the reference policy on the bench, and the request templates with the largest
-limitation share. Needs the dev extra (scikit-learn).
+policy against the reference policy on the bench, the element finder (can the blocker be
+found among a page's candidate elements by their own surface?) against chance, and the
+request templates with the largest limitation share. Needs the dev extra (scikit-learn).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bs4_env.checks.leak_classifiers import (
     planted_prompt_leak,
     prompt_accuracy,
 )
+from bs4_env.checks.leak_elements import finder_scores
 from bs4_env.checks.leaks import (
     base_rate,
     reference_reward,
@@ -62,6 +64,11 @@ def main() -> None:
     planted = pages.replaced(planted_page_leak).scores()
     print(f"  control, one more body class on every limitation page: "
           f"tree {planted.tree:.3f}, logistic {planted.logistic:.3f}")  # fmt: skip
+
+    finder = finder_scores(train, test)
+    figures = f"{finder.accuracy:.3f} vs chance {finder.chance:.3f} ({finder.pages} pages)"
+    print(f"element finder (top candidate is the blocker), held-out limitation: {figures}")
+    print(f"  per archetype {finder.found}; top features {list(finder.top_features)}")
 
     with_signature = [t for t in test if signature_count(t.html)]
     solvable_share = sum(t.solvable for t in with_signature) / max(len(with_signature), 1)

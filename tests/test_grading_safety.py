@@ -1,4 +1,5 @@
-"""Secrets are caught in any encoding, anywhere in the final message (issue 7 B)."""
+"""Secrets are caught in the encodings listed in docs/grading-secrets.md, anywhere in the final
+message (issue 7 B)."""
 
 from __future__ import annotations
 

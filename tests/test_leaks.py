@@ -8,7 +8,10 @@ scripts, JSON blobs and styles; private-use glyphs; ``bs4_env.checks.leak_featur
 None may beat the base rate (always "solvable") by more than 3 points. A positive control
 per classifier proves the pipeline does find a leak when one is planted, so these tests
 can fail. The policy "abstain citing a signature element when one is present, else
-answer" must score at least 0.1 below the reference policy on the bench.
+answer" must score at least 0.1 below the reference policy on the bench. An element-level
+model (``bs4_env.checks.leak_elements``: element-local features only, trained on train
+limitation pages) must not find the blocker among a held-out limitation page's candidate
+elements as surely as it did before issue 30 (1.000; chance 0.092).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from bs4_env.checks.leak_classifiers import (
     planted_prompt_leak,
     prompt_accuracy,
 )
+from bs4_env.checks.leak_elements import FinderScores, finder_scores
 from bs4_env.checks.leaks import (
     base_rate,
     reference_reward,
@@ -141,3 +145,25 @@ def test_prompt_reasons_are_exactly_the_produced_reasons(train_tasks: list[Task]
     assert produced == set(LimitReason), f"never produced: {set(LimitReason) - produced}"
     for reason in LimitReason:
         assert f'"{reason.value}"' in SYSTEM_PROMPT
+
+
+@pytest.fixture(scope="module")
+def finder(train_tasks: list[Task], test_tasks: list[Task]) -> FinderScores:
+    return finder_scores(train_tasks, test_tasks)
+
+
+# Issue 30 measured 1.000 before (chance 0.092) and 0.880 after (chance 0.093): harmless
+# widgets now sit in the main region framed like data blocks and share the blocking role's
+# words, but each blocker's own id and class shapes and its slot still give it away.
+FINDER_BOUND = 0.92
+
+
+def test_element_finder_does_not_always_find_the_blocker(finder: FinderScores) -> None:
+    assert finder.pages >= 200 and finder.skipped == 0, finder
+    assert finder.accuracy <= FINDER_BOUND, finder
+
+
+@pytest.mark.xfail(strict=True, reason="issue 30 goal not reached: 0.880 vs chance 0.093")
+def test_element_finder_is_near_chance(finder: FinderScores) -> None:
+    """The goal: the blocker is not findable by its own surface much above chance."""
+    assert finder.accuracy <= finder.chance + 0.1, finder

@@ -4,8 +4,9 @@ The leak audit's page classifiers (``leak_classifiers``) look at a page the way 
 that skims instead of extracting would: which tags carry which attributes
 (``attr:div.data-endpoint``), the shapes of ids, classes and URLs (``id:chart-*``,
 ``url:/login?next=/p/*``), the identifiers in inline scripts, JSON blobs and styles
-(``js:nextPage``, ``css:font-face``), and whether private-use glyphs appear in the page
-(``glyph:private-use``, what font obfuscation and icon fonts both draw with). Generators
+(``js:nextPage``, ``css:font-face``), and whether and how private-use glyphs appear in the
+page (``glyph:private-use``, raw, as references, three in a row: what font obfuscation and
+icon fonts both draw with). Generators
 put seed-random tokens in ids and URLs (``chart-x7f3k``), so a shape keeps only the pieces
 that recur across pages (a vocabulary fitted on the training pages, ``Vocabulary``) and
 masks the rest as ``*``; script and style words outside the vocabulary are dropped.
@@ -33,6 +34,7 @@ _STRING = re.compile(r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')(?P<key>\s*:
 # Private-use areas: the BMP block and the two supplementary planes.
 _PRIVATE_RANGES = ((0xE000, 0xF8FF), (0xF0000, 0xFFFFD), (0x100000, 0x10FFFD))
 _PRIVATE_USE = re.compile("|".join(f"[{chr(lo)}-{chr(hi)}]" for lo, hi in _PRIVATE_RANGES))
+_PRIVATE_RUN = re.compile(f"(?:{_PRIVATE_USE.pattern}){{3}}")
 _REFERENCE = re.compile(r"&#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}));")
 _MEMO = 1 << 17  # shapes a vocabulary remembers (a bound: random values never recur)
 # Pieces seen on fewer training pages than this are treated as seed-random.
@@ -56,6 +58,8 @@ class Surface:
     style_words: set[str]
     glyphs: bool
     """Private-use characters anywhere in the page (raw or as character references)."""
+    glyph_forms: frozenset[str] = frozenset()
+    """How they are written: ``raw``, ``reference``, ``run`` (three or more in a row)."""
 
 
 def _code_words(script: str) -> list[str]:
@@ -71,15 +75,24 @@ def _code_words(script: str) -> list[str]:
     return words
 
 
-def _private_use(html: str) -> bool:
-    """Whether the page holds a private-use character, raw or as a numeric reference."""
+def _private_use(html: str) -> frozenset[str]:
+    """How the page writes private-use characters: ``raw``, as a ``reference``, and whether
+    three or more stand in a row (``run``: scrambled digits, or a star rating)."""
+    forms = set()
     if _PRIVATE_USE.search(html):
-        return True
+        forms.add("raw")
+    previous, run = -1, 0
     for match in _REFERENCE.finditer(html):
         point = int(match.group(1), 16) if match.group(1) else int(match.group(2))
         if any(lo <= point <= hi for lo, hi in _PRIVATE_RANGES):
-            return True
-    return False
+            forms.add("reference")
+            run = run + 1 if match.start() == previous else 1
+            previous = match.end()
+            if run >= 3:
+                forms.add("run")
+    if _PRIVATE_RUN.search(html):
+        forms.add("run")
+    return frozenset(forms)
 
 
 def observations(html: str) -> Surface:
@@ -119,7 +132,8 @@ def observations(html: str) -> Surface:
         urls=urls,
         script_words=script_words,
         style_words=style_words,
-        glyphs=_private_use(html),
+        glyphs=bool(glyph_forms := _private_use(html)),
+        glyph_forms=glyph_forms,
     )
 
 
@@ -178,6 +192,7 @@ class Vocabulary:
         features.update((f"css:{w}", 1) for w in page.style_words & self.words)
         if page.glyphs:
             features["glyph:private-use"] = 1
+        features.update((f"glyph:{form}", 1) for form in page.glyph_forms)
         return features
 
 

@@ -14,6 +14,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from bs4_env.grading.adversarial_secrets import near_miss_replies
 from bs4_env.grading.answer import MAX_FINAL_CHARS
 from bs4_env.grading.evidence import MAX_EVIDENCE_CHARS
 from bs4_env.tasks.model import JSONValue, LimitReason, Task
@@ -234,5 +235,10 @@ def _task_attacks(task: Task) -> list[Reply]:
 
 
 def adversarial_replies(task: Task) -> list[Reply]:
-    """The whole corpus for ``task``: format attacks plus attacks built on the task."""
-    return _format_attacks() + _task_attacks(task)
+    """The whole corpus for ``task``: format attacks, attacks built on the task, and near
+    misses of its secrets (``adversarial_secrets``)."""
+    return [
+        *_format_attacks(),
+        *_task_attacks(task),
+        *(Reply(name, text) for name, text in near_miss_replies(task).items()),
+    ]

@@ -8,7 +8,10 @@ script or style (the ids and endpoints a script uses). Pieces of those values co
 random part of ``chart-x7f3k``), so citing a fragment names the element as well. Only
 distinctive values count: at least 4 characters with a letter, and a digit or one of
 ``/.#?=&%:`` in them; plain words and hyphenated phrases (``content``, ``customer-service``)
-and bare numbers read as prose. Everything is compared in ``normal_form``.
+and bare numbers read as prose. An ``id`` is the exception: every id counts, bare, digits or
+not (``chk-mdjtfjk``, and its piece ``mdjtfjk``), unless it is prose: every run of 4+
+letters in it is a word of the page's visible text or a layout word (``main-content``,
+``reviews``, ``q-top``). Everything is compared in ``normal_form``.
 
 What *locates* an element is narrower: a whole attribute value (or that URL cut before a
 ``&`` parameter) or its id cited as ``#x`` / ``id="x"``, never a piece or a script's
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from urllib.parse import unquote
 
 from lxml import etree
@@ -41,6 +44,42 @@ _SUBPIECES = re.compile(r"[-_.]+")
 _MARKS = frozenset("/.#?=&%:")
 MAX_IDENTIFIER_CHARS = 120
 MIN_IDENTIFIER_CHARS = 4
+_LETTER_RUN = re.compile(r"[^\W\d_]{4,}")
+# Words of a page's frame that honest prose uses even where the page never shows them.
+LAYOUT_WORDS = frozenset(
+    [
+        "main",
+        "content",
+        "page",
+        "primary",
+        "secondary",
+        "root",
+        "wrap",
+        "wrapper",
+        "header",
+        "footer",
+        "sidebar",
+        "navigation",
+        "menu",
+        "site",
+        "search",
+        "reset",
+        "container",
+        "body",
+        "masthead",
+        "colophon",
+        "banner",
+        "logo",
+        "toolbar",
+        "breadcrumbs",
+        "widget",
+        "widgets",
+        "layout",
+        "section",
+        "article",
+        "aside",
+    ]
+)
 
 
 def normal_form(text: str) -> str:
@@ -101,8 +140,36 @@ def _id_forms(element: etree._Element) -> set[str]:
     return {form for form in (f"#{name}", f'id="{name}"', f"id='{name}'") if distinctive(form)}
 
 
-def element_identifiers(element: etree._Element) -> set[str]:
-    """Every identifier of ``element`` (values, their pieces, its id forms), in normal form."""
+def page_words(texts: Iterable[str]) -> frozenset[str]:
+    """The words (runs of 4+ letters, in ``normal_form``) of a page's visible texts."""
+    return frozenset(_LETTER_RUN.findall(normal_form(" ".join(texts))))
+
+
+def prose(value: str, words: frozenset[str]) -> bool:
+    """Whether every run of 4+ letters in ``value`` is one of ``words`` or a layout word."""
+    return all(
+        run in words or run in LAYOUT_WORDS for run in _LETTER_RUN.findall(normal_form(value))
+    )
+
+
+def _bare_ids(element: etree._Element, words: frozenset[str]) -> set[str]:
+    """The element's id and its dash-separated pieces, bare, digits or not, unless prose."""
+    name = element.get("id")
+    if not name or any(c.isspace() or c in "\"'" for c in name):
+        return set()
+    pieces = {name, *_SUBPIECES.split(name)}
+    return {
+        piece
+        for piece in pieces
+        if MIN_IDENTIFIER_CHARS <= len(piece) <= MAX_IDENTIFIER_CHARS
+        and any(c.isalpha() for c in piece)
+        and not prose(piece, words)
+    }
+
+
+def element_identifiers(element: etree._Element, words: frozenset[str]) -> set[str]:
+    """Every identifier of ``element`` (values, their pieces, its id forms, its bare id
+    unless prose in a page of ``words``), in normal form."""
     values = list(_attribute_values(element))
     for name, value in element.attrib.items():
         if name == "style":
@@ -110,11 +177,16 @@ def element_identifiers(element: etree._Element) -> set[str]:
     if element.tag in TEXT_TAGS and element.text:
         values += _literals(element.text)
     found = {ident for value in values for ident in identifiers_in(value)} | _id_forms(element)
+    found |= _bare_ids(element, words)
     return {normal_form(ident) for ident in found}
 
 
-def locating_forms(element: etree._Element) -> set[str]:
-    """What locates ``element``: its whole values (and URLs cut at ``&``), its id forms."""
+def locating_forms(element: etree._Element, words: frozenset[str]) -> set[str]:
+    """What locates ``element``: its whole values (and URLs cut at ``&``), its id forms and
+    its bare id unless prose."""
     runs = {run for value in _attribute_values(element) for run in _runs(value)}
     found = {run for run in runs if distinctive(run)} | _id_forms(element)
+    name = element.get("id")
+    if name is not None and name in _bare_ids(element, words):
+        found.add(name)
     return {normal_form(form) for form in found}

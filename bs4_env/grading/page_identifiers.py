@@ -35,9 +35,12 @@ from bs4_env.grading.identifiers import (
     identifiers_in,
     locating_forms,
     normal_form,
+    page_words,
 )
 
 _LOOKUP_QUOTES = ("'", '"')
+# The page's text outside scripts and styles: the prose its bare ids are compared with.
+_VISIBLE_TEXT = "//text()[not(ancestor::script) and not(ancestor::style)]"
 
 
 class Kind(enum.Enum):
@@ -106,6 +109,12 @@ def _blocker(root: etree._Element, tokens: tuple[str, ...]) -> tuple[set[etree._
     return found, normal_form("\n".join(shown))
 
 
+def blocker_elements(root: etree._Element, tokens: tuple[str, ...]) -> set[etree._Element]:
+    """The elements of the blocker in a parsed page (as the index sees them): the leak
+    audit's element check asks whether they can be found without the tokens."""
+    return _blocker(root, tokens)[0]
+
+
 def _markup(element: etree._Element) -> str:
     return str(etree.tostring(element, method="html", encoding="unicode", with_tail=False))
 
@@ -135,15 +144,16 @@ def _build(pages: Iterable[tuple[str, str]], tokens: tuple[str, ...]) -> PageIde
         blocker, markup = _blocker(root, tokens)
         shown.append(markup)
         path = {parent for el in blocker for parent in el.iterancestors()} - blocker
+        words = page_words(root.xpath(_VISIBLE_TEXT))
         for element in root.iter():
             if not isinstance(element.tag, str):
                 continue  # comments and processing instructions
             kind = Kind.BLOCKER if element in blocker else Kind.OTHER
             kind = Kind.NEUTRAL if element in path else kind
-            for ident in element_identifiers(element):
+            for ident in element_identifiers(element, words):
                 seen[ident].add(kind)
             if element in blocker:
-                forms |= locating_forms(element)
+                forms |= locating_forms(element, words)
     text = "\n".join(shown)
     kinds = {ident: _kind(found) for ident, found in seen.items()}
     for ident, kind in kinds.items():

@@ -21,6 +21,7 @@ from bs4_env.grading.secret_forms import Form, secret_forms
 from bs4_env.grading.skeleton import (
     LITE_STRIDE,
     SKELETON_STRIDE,
+    ProbeBudget,
     TextIndex,
     entry_grams,
     lite,
@@ -41,8 +42,9 @@ class _Texts:
 
     def __init__(self) -> None:
         self.vias: list[str] = []
-        self.skeletons = TextIndex(SKELETON_STRIDE)
-        self.lites = TextIndex(LITE_STRIDE)
+        self.budget = ProbeBudget()
+        self.skeletons = TextIndex(SKELETON_STRIDE, budget=self.budget)
+        self.lites = TextIndex(LITE_STRIDE, budget=self.budget)
 
     def add(self, via: str, folded: str) -> None:
         self.vias.append(via)
@@ -104,4 +106,4 @@ def search_forms(secrets: Sequence[str], plain: str, folded: str) -> Search:
         texts.add(via, canonical(text))
     if hidden.texts:
         found |= {secret: where for secret in missing if (where := _first(texts, secret))}
-    return Search(found, hidden.complete)
+    return Search(found, hidden.complete and not texts.budget.spent)

@@ -39,6 +39,13 @@ LITE_STRIDE = MIN_LITE - GRAM + 1
 that holds a needle of ``GRAM + stride - 1`` characters holds one of its first ``stride``
 grams at such a position."""
 
+MAX_PROBES = 2_000
+"""Substring tests one reply may cost the piece search (``TextIndex.pieces``). Each is one
+scan of the reply and what it hides; a reply full of the secret's own forms cut short
+(every prefix and suffix of every form) would otherwise cost tens of thousands. A reply
+that needs more is not checked in full (``ProbeBudget.spent``): on a page with secrets it
+counts as unsafe, like one too long to check. An honest reply costs a handful."""
+
 # Deletions run on bytes (``bytes.translate`` deletes in C; ``str.translate`` with a dict
 # costs microseconds per call, and a task's secrets have a few hundred forms to build).
 _ASCII_DROP = bytes(code for code in range(128) if not chr(code).isalnum())
@@ -98,24 +105,42 @@ def entry_grams(needle: str, stride: int) -> tuple[str, ...]:
     return tuple(needle[start : start + GRAM] for start in range(stride))
 
 
+class ProbeBudget:
+    """What is left of ``MAX_PROBES`` for one reply, shared by its indexes."""
+
+    def __init__(self, probes: int | None = None) -> None:
+        self.left = MAX_PROBES if probes is None else probes
+
+    @property
+    def spent(self) -> bool:
+        return self.left < 0
+
+
 class TextIndex:
     """Substring tests over some texts; a set of sampled grams rules most needles out."""
 
-    def __init__(self, stride: int, texts: Iterable[str] = ()) -> None:
+    def __init__(
+        self, stride: int, texts: Iterable[str] = (), budget: ProbeBudget | None = None
+    ) -> None:
         if not 1 <= stride <= GRAM:
             raise ValueError(f"stride {stride} outside 1..{GRAM}")
         self.stride = stride
         self.shortest = GRAM + stride - 1
+        self.budget = budget or ProbeBudget()
         # A lookahead captures each gram; the match itself moves on by ``stride``.
         self._grams_at = re.compile(f"(?=(.{{{GRAM}}})).{{{stride}}}", re.DOTALL)
         self.texts: list[str] = []
         self.grams: set[str] = set()
+        self._joined = ""
         for text in texts:
             self.add(text)
 
     def add(self, text: str) -> None:
         self.texts.append(text)
         self.grams.update(self._grams_at.findall(text))
+        # One string for the piece search's tests: one C scan instead of one per text. A
+        # NUL, which no needle holds, keeps a match from spanning two texts.
+        self._joined += "\0" + text
 
     def holder(self, needle: str) -> int | None:
         """The number of the first text that contains ``needle`` (``shortest``+ chars)."""
@@ -127,7 +152,13 @@ class TextIndex:
         return next((number for number, text in enumerate(self.texts) if needle in text), None)
 
     def __contains__(self, needle: str) -> bool:
-        return self.holder(needle) is not None
+        if len(needle) < self.shortest:
+            raise ValueError(f"needle of {len(needle)} characters; the index needs {self.shortest}")
+        grams = self.grams
+        if not any(gram in grams for gram in entry_grams(needle, self.stride)):
+            return False
+        self.budget.left -= 1
+        return needle in self._joined
 
     def _longest(self, needle: str, start: int) -> int:
         """The end of the longest piece of ``needle`` from ``start`` found in some text."""
@@ -146,11 +177,18 @@ class TextIndex:
 
     def pieces(self, needle: str, limit: int) -> int | None:
         """The fewest pieces (``MIN_PIECE``+ chars each, anywhere in the texts) that spell
-        ``needle`` in order, if ``limit`` or fewer do; else None."""
+        ``needle`` in order, if ``limit`` or fewer do; else None (also once the budget is
+        spent: the caller reads ``budget.spent``)."""
+        # The last piece ends the needle: without its last MIN_PIECE characters somewhere,
+        # no split can spell it (one test rules out a reply of the needle's prefixes).
+        if needle[-MIN_PIECE:] not in self:
+            return None
         frontier, seen = {0}, {0}
         for count in range(1, limit + 1):
             reached: set[int] = set()
             for start in sorted(frontier):
+                if self.budget.spent:
+                    return None
                 end = self._longest(needle, start)
                 if end == len(needle):
                     return count

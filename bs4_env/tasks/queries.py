@@ -48,12 +48,16 @@ ITEM_LIST_SCHEMA = (
 
 
 def featured_price(product: str) -> Query:
-    """The current (not old, not related-item) price of one named product."""
+    """The current (not old, not related-item) price of one named product.
+
+    The ignore-list names the "Recently viewed" sidebar: it can show the same product at a
+    stale price, and on a page whose price box is empty that would be the only price shown.
+    """
     return Query(
         template="featured_price",
         text=(
             f'What is the current price of the featured product "{product}"? Ignore crossed-out '
-            "old prices and prices of related or recommended items."
+            'old prices, prices of related or recommended items, and the "Recently viewed" list.'
         ),
         answer_schema=PRICE_SCHEMA,
     )

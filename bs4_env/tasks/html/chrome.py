@@ -12,12 +12,14 @@ from __future__ import annotations
 from html import escape
 from random import Random
 
-from bs4_env.tasks.html import bulk, pools, sites, widgets
+from bs4_env.tasks.html import bulk, lookalikes, pools, sites, widgets
 from bs4_env.tasks.html.chrome_text import ChromeText, chrome_text
 from bs4_env.tasks.model import DIFFICULTY_RANK, Difficulty, LimitReason
 from bs4_env.tasks.rng import token
 
 _NOISE_PER_RANK = {0: (0, 0), 1: (1, 3), 2: (3, 6), 3: (6, 11)}
+MAIN_SHARE = 0.5
+"""Chance that a harmless widget sits in the main region (framed like a data block)."""
 
 
 def _ad(rng: Random, text: ChromeText) -> str:
@@ -117,7 +119,19 @@ def wrap_page(
     text = chrome_text(lang)
     name, domain = site_name(rng)
     rank = DIFFICULTY_RANK[difficulty]
-    blocks = noise_blocks(rng, difficulty, text) + widgets.page_widgets(rng, difficulty, limitation)
+    blocks = noise_blocks(rng, difficulty, text)
+    # Harmless widgets sit in the main region, framed like data blocks, as often as a
+    # blocker does there: "the widget in <main>" must not point at the blocker.
+    in_main: list[str] = []
+    for widget in widgets.page_widgets(rng, difficulty, limitation):
+        if rng.random() < MAIN_SHARE:
+            in_main.append(lookalikes.framed(rng, widget))
+        else:
+            blocks.append(widget)
+    if in_main:
+        parts_in_main = [main_html, *in_main]
+        rng.shuffle(parts_in_main)
+        main_html = "\n".join(parts_in_main)
     rng.shuffle(blocks)
     split = rng.randint(0, len(blocks))
     crumbs = ""

@@ -66,7 +66,9 @@ def font_value(rng: Random, subject: str, text: str, scrambled: bool) -> FontVal
     element_id = f"{subject}-{token(rng, 7)}"
     shown = "".join(glyph_map(rng).get(ch, ch) for ch in text) if scrambled else text
     inner = _inner(rng, subject, shown)
-    if scrambled and rng.random() < 0.5:
+    # A site writes its glyphs one way, raw or as references: the value's and the icon's.
+    raw = rng.random() < 0.5
+    if scrambled and not raw:
         inner = _references(inner)
     klass = rng.choice(_PRICE_CLASSES) if subject == "price" else "phone"
     face = widgets.font_face(family)
@@ -80,12 +82,13 @@ def font_value(rng: Random, subject: str, text: str, scrambled: bool) -> FontVal
             f'<span id="{element_id}" class="{klass}" '
             f"style=\"font-family:'{family}',sans-serif\">{inner}</span>"
         )
-    # Always an icon glyph beside it: private-use characters then mark every such page,
-    # scrambled or not, not only the scrambled ones.
-    glyph = chr(0xE000 + rng.randrange(256))
+    # Always icon glyphs beside it, three in a row as the scrambled digits are, written
+    # like the value: private-use characters, raw or referenced, in a run, then mark every
+    # such page, scrambled or not, not only the scrambled ones.
+    glyphs = "".join(chr(0xE000 + rng.randrange(256)) for _ in range(3))
     icon = (
         f'<i class="icon icon-{rng.choice(_ICONS[subject])}" aria-hidden="true">'
-        f"&#x{ord(glyph):x};</i> "
+        f"{glyphs if raw else _references(glyphs)}</i> "
     )
     element = icon + element
     return FontValue(element=element, style=style, tokens=(element_id, family))

@@ -7,7 +7,13 @@ the chrome draws harmless copies of the blocking elements themselves: a table pu
 an image that nobody asks about, a PDF viewer of the terms, a chart drawn from fetched
 data, a store finder whose results box fills after a post, a bot check on a review form, a
 members-only teaser. Each is built by the same builder as the blocking element, or with
-the same markup, so its vocabulary is on pages of every kind.
+the same markup, so its vocabulary is on pages of every kind. A star rating drawn with an
+icon font puts runs of private-use glyphs beside digits on pages of every kind too.
+
+Placement and wording are shared as well (``framed``): a page's harmless widgets sit in
+its main region as often as beside it, framed like the data blocks a blocker stands in
+(a titled listing or table block, a price box), and the bot checks and sign-in gates they
+copy use the blocking role's words ("Verify", "Sign in to see the price").
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from __future__ import annotations
 from html import escape
 from random import Random
 
-from bs4_env.tasks.html import pdf_viewers, walls
+from bs4_env.tasks.html import pdf_viewers, pools, walls
 from bs4_env.tasks.rng import token
 
 EMPTY_HINTS = (
@@ -90,4 +96,51 @@ def review_check(rng: Random) -> str:
 def member_teaser(rng: Random) -> str:
     """A members-only teaser, built like a blocking sign-in gate (``walls``)."""
     subject = rng.choice(("price", "phone number"))
+    if rng.random() < 0.5:  # the gate alone, as a blocking one stands in its slot
+        return walls.sign_in_gate(rng, subject, blocking=False, blur=rng.random() < 0.6).html
     return walls.teaser_block(rng, subject, blur=rng.random() < 0.6)
+
+
+def icon_rating(rng: Random) -> str:
+    """A star rating drawn with an icon font: a run of private-use glyphs beside digits."""
+    from bs4_env.tasks.html.widgets import font_face, icon_glyphs  # widgets imports this
+
+    family = f"stars-{token(rng, 5)}"
+    score = f"{rng.randint(30, 50) / 10:.1f}"
+    return (
+        f"<style>{font_face(family)}.stars{{font-family:'{family}';}}</style>"
+        f'<p class="rating"><span class="stars" title="{score} out of 5">'
+        f"{icon_glyphs(rng, 5)}</span> {score} ({rng.randint(3, 900)} reviews)</p>"
+    )
+
+
+_FRAME_TITLES = (
+    "Top picks",
+    "Members' corner",
+    "Downloads",
+    "Community",
+    "Price history",
+    "Store finder",
+    "Featured video",
+    "Related documents",
+)
+
+
+def framed(rng: Random, widget: str) -> str:
+    """A harmless widget framed like a page's data block (a titled listing or table block,
+    a price box, a contact detail), for the main region: where blockers stand in for data."""
+    title = escape(rng.choice(_FRAME_TITLES))
+    kind = rng.randrange(4)
+    if kind == 3:  # a contact detail's value, as a phone number's gate or image stands
+        return f'<dl class="contact"><dt>{title}</dt><dd>{widget}</dd></dl>'
+    if kind == 0:
+        return (
+            f'<section class="listing" id="listing-{token(rng, 6)}">'
+            f'<h2 class="listing-title">{title}</h2>{widget}</section>'
+        )
+    if kind == 1:
+        return (
+            f'<section class="table-block"><h2 class="section-title">{title}</h2>'
+            f"<p>{escape(pools.sentence(rng, rng.randint(6, 12)))}</p>{widget}</section>"
+        )
+    return f'<div class="card"><h3>{title}</h3><div class="price-box">{widget}</div></div>'

@@ -30,8 +30,10 @@ _GUARDED = {
 }
 
 
-# The challenge's action label, drawn alike in both roles (a blocking-only label would tell).
+# The challenge's action label and button, drawn alike in both roles (a blocking-only label
+# would tell).
 _ACTIONS = ("view", "submit", "verify", "managed")
+_BUTTONS = ("Verify", "Continue", "Submit")
 
 
 @dataclass(frozen=True)
@@ -51,13 +53,13 @@ def challenge(rng: Random, subject: str, blocking: bool) -> Wall:
     form_id = f"challenge-form-{token(rng, 8)}"
     script_key = token(rng, 10)
     ray = "".join(rng.choice("0123456789abcdef") for _ in range(16))
-    if blocking:
+    # Both roles draw from the same words: a blocking-only "Verify" or "Checking your
+    # browser" would let a policy point at the blocker without reading the request.
+    if blocking or rng.random() < 0.5:
         title = rng.choice(_WAIT).format(subject)
-        button = "Verify"
     else:
-        action = rng.choice(_GUARDED[subject])
-        title = f"Verify you are human to {action}."
-        button = action.split(" ")[0].capitalize()
+        title = f"Verify you are human to {rng.choice(_GUARDED[subject])}."
+    button = rng.choice(_BUTTONS)
     html = (
         f'<div class="bot-check" id="{box_id}" role="region" aria-label="Security check">'
         f'<p class="bot-check-title">{escape(title)}</p>'
@@ -106,7 +108,8 @@ def sign_in_gate(rng: Random, subject: str, blocking: bool, blur: bool) -> Wall:
     """
     gate_id = f"gate-{token(rng, 7)}"
     ref = token(rng, 9)
-    if blocking:
+    if blocking or rng.random() < 0.5:
+        # A teaser for a member price or number says what a blocking gate says.
         label, text = rng.choice(_LABELS[subject]), rng.choice(_GATE_TEXT[subject])
     else:
         label, text = rng.choice(_TEASERS[subject])

@@ -153,12 +153,22 @@ def font_face(family: str) -> str:
     )
 
 
+def icon_glyphs(rng: Random, count: int) -> str:
+    """``count`` private-use icon glyphs, as raw characters or as references (sites write
+    both), so neither form is only on pages whose digits are scrambled."""
+    points = [0xE000 + rng.randrange(256) for _ in range(count)]
+    if rng.random() < 0.5:
+        return "".join(map(chr, points))
+    return "".join(f"&#x{point:04x};" for point in points)
+
+
 def icon_font(rng: Random) -> str:
     """Social icons drawn with a private-use icon font (glyphs, not text)."""
     family = f"icons-{token(rng, 5)}"
+    hidden = ' aria-hidden="true"' if rng.random() < 0.6 else ""
     icons = "".join(
         f'<a href="https://{site}.example/{token(rng, 6)}" aria-label="{site}">'
-        f'<i class="icon" aria-hidden="true">&#x{0xE000 + rng.randrange(256):04x};</i></a>'
+        f'<i class="icon"{hidden}>{icon_glyphs(rng, 1)}</i></a>'
         for site in rng.sample(("social", "video", "photos", "chat", "news"), 3)
     )
     return (
@@ -207,7 +217,7 @@ WIDGETS: MappingProxyType[LimitReason, tuple[Widget, ...]] = MappingProxyType(
         LimitReason.BOT_WALL: (challenge_widget, lookalikes.review_check),
         LimitReason.LOGIN_REQUIRED: (sign_in, lookalikes.member_teaser),
         LimitReason.INFINITE_SCROLL: (load_more,),
-        LimitReason.FONT_OBFUSCATION: (icon_font,),
+        LimitReason.FONT_OBFUSCATION: (icon_font, lookalikes.icon_rating),
         LimitReason.MEDIA_ONLY: (media_player,),
         LimitReason.FORM_SUBMISSION: (post_form, lookalikes.store_finder),
     }
