@@ -29,8 +29,9 @@ from bs4_env.tasks.model import Category, LimitationInfo, Normalization, Task
 
 NEUTRAL_URL = "https://page.example/"
 """The page URL the prompt shows unless a row sets ``show_url`` (real URLs hold answers)."""
-DEFAULT_MAX_PAGE_BYTES = 4_000_000
-"""Largest page (its UTF-8 text) a row may have; see docs/real-pages.md for the figures."""
+DEFAULT_MAX_PAGE_BYTES = 2_500_000
+"""Largest page (its UTF-8 text) a row may have. Real pages of `real` reach 1.96 MB; html.parser
+needs about 9 s of the 10 s budget on some 2.7 MB pages (docs/real-pages.md)."""
 FORMAT_VERSION = 1
 PAGE_CACHE_SIZE = 16
 
