@@ -25,13 +25,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bs4_env.episode.prompt import SYSTEM_PROMPT, user_prompt
+from bs4_env.episode.prompt import SYSTEM_PROMPT
 from bs4_env.pages.accepted import default_answer_schema
 from bs4_env.pages.decode import decode_page
 from bs4_env.pages.normalizers import parse_normalization
 from bs4_env.pages.pageset import DEFAULT_MAX_PAGE_BYTES, NEUTRAL_URL
 from bs4_env.pages.sets import REAL_ROWS
-from bs4_env.real.families import FAMILIES, PRODUCT_REPO, ARTICLE_REPO
+from bs4_env.real.families import ARTICLE_REPO, FAMILIES, PRODUCT_REPO, Upstream
 
 QUOTAS = {
     "product_price": 60,
@@ -98,15 +98,24 @@ def gtin_forms(gtin: str) -> list[str]:
     return list(dict.fromkeys([gtin, *(core.zfill(n) for n in (12, 13, 14) if n >= len(core))]))
 
 
+def page_fields(upstream: Upstream, path: str, raw: bytes, page: str, url: str) -> dict[str, Any]:
+    """What every row of one page carries: its upstream file, hash, URL, licence and size."""
+    return {
+        "size": len(page.encode("utf-8")),
+        "source": {"repo": upstream.repo, "commit": upstream.commit, "path": path},
+        "sha256": hashlib.sha256(raw).hexdigest(),
+        "url": url,
+        "license": upstream.license,
+    }
+
+
 def product_rows(root: Path) -> Iterator[dict[str, Any]]:
     truth = json.loads((root / "dataset" / "ground-truth.json").read_text(encoding="utf-8"))
     for key, labels in sorted(truth.items()):
         path = f"dataset/html/{key}.html.gz"
         raw = (root / path).read_bytes()
         page = decode_page(gzip.decompress(raw)).text
-        base = {"size": len(page.encode("utf-8")), "source": {"repo": PRODUCT_REPO.repo, "commit": PRODUCT_REPO.commit, "path": path},
-                "sha256": hashlib.sha256(raw).hexdigest(), "url": labels["url"],
-                "license": PRODUCT_REPO.license}  # fmt: skip
+        base = page_fields(PRODUCT_REPO, path, raw, page, labels["url"])
         text = flat_text(page)
         prices = [p.strip() for p in labels.get("price", [])]
         if prices:
@@ -138,9 +147,7 @@ def article_rows(root: Path) -> Iterator[dict[str, Any]]:
         raw = (root / path).read_bytes()
         page = decode_page(raw).text
         text = flat_text(page)
-        base = {"size": len(page.encode("utf-8")), "source": {"repo": ARTICLE_REPO.repo, "commit": ARTICLE_REPO.commit, "path": path},
-                "sha256": hashlib.sha256(raw).hexdigest(), "url": url,
-                "license": ARTICLE_REPO.license}  # fmt: skip
+        base = page_fields(ARTICLE_REPO, path, raw, page, url)
         title = SPACE.sub(" ", labels.get("title", "")).strip()
         if title and title.casefold() in text:
             yield {**base, "family": "article_title", "answer": title}

@@ -99,10 +99,10 @@ def decode_bytes(raw: bytes, charset: str | None = None) -> tuple[str, str, str 
         return raw.decode("utf-8"), "utf-8", declared
     except UnicodeDecodeError:
         pass  # not UTF-8: the declaration is next
-    codec = _codec(declared) if declared else None
-    if codec is not None and codec != "utf-8":
+    named = _codec(declared) if declared else None
+    if named is not None and named != "utf-8":
         try:
-            return raw.decode(codec), f"declared:{codec}", declared
+            return raw.decode(named), f"declared:{named}", declared
         except UnicodeDecodeError:
             pass  # the declaration is wrong too: cp1252 reads any byte
     return raw.decode("cp1252", errors="bs4env-c1"), "cp1252", declared

@@ -139,7 +139,7 @@ def _limit(row: dict[str, Any]) -> tuple[tuple[LimitReason, ...], tuple[str, ...
     if limit is None:
         return (), ()
     if not isinstance(limit, dict) or set(limit) != {"reasons", "evidence"}:
-        raise ValueError("'limit' must be {\"reasons\": [...], \"evidence\": [...]}")
+        raise ValueError('\'limit\' must be {"reasons": [...], "evidence": [...]}')
     valid = [reason.value for reason in LimitReason]
     names = _strings(limit, "reasons")
     unknown = [name for name in names if name not in valid]
@@ -156,7 +156,7 @@ def _source(row: dict[str, Any]) -> Source | None:
     if value is None:
         return None
     if not isinstance(value, dict) or set(value) != {"repo", "commit", "path"}:
-        raise ValueError("'source' must be {\"repo\", \"commit\", \"path\"}")
+        raise ValueError('\'source\' must be {"repo", "commit", "path"}')
     repo, commit, path = value["repo"], value["commit"], value["path"]
     if not isinstance(repo, str) or not REPO_PATTERN.fullmatch(repo):
         raise ValueError(f"source repo must be owner/name, got {repo!r}")
@@ -268,7 +268,9 @@ def read_rows(path: Path) -> list[PageRow]:
             raise PageRowError(f"{path}: line {line}: bad JSON: {error}") from None
         row = parse_row(value, line)
         if row.id in seen:
-            raise PageRowError(f"row {row.id!r} (line {line}): id already used on line {seen[row.id]}")
+            raise PageRowError(
+                f"row {row.id!r} (line {line}): id already used on line {seen[row.id]}"
+            )
         seen[row.id] = line
         rows.append(row)
     if not rows:

@@ -100,16 +100,22 @@ def product_offer_price():
             if isinstance(offer, dict):
                 spec = offer.get("priceSpecification")
                 spec = spec[0] if isinstance(spec, list) and spec else spec
-                for value in (offer.get("price"), offer.get("lowPrice"),
-                              spec.get("price") if isinstance(spec, dict) else None):
+                for value in (
+                    offer.get("price"),
+                    offer.get("lowPrice"),
+                    spec.get("price") if isinstance(spec, dict) else None,
+                ):
                     if value not in (None, ""):
                         return clean(value)
     return ""
 
 
 def price():
-    found = (product_offer_price() or meta("product:price:amount", "og:price:amount")
-             or itemprop("price"))
+    found = (
+        product_offer_price()
+        or meta("product:price:amount", "og:price:amount")
+        or itemprop("price")
+    )
     if not found:
         text = by_class("price", avoid=("old", "was", "strike", "regular", "list", "before"))
         match = NUMBER.search(text)
@@ -126,8 +132,10 @@ def sku():
     asin = soup.find("input", attrs={"name": "ASIN"})
     if not found and asin is not None and asin.get("value"):
         found = clean(asin.get("value"))
-    labels = ("SKU|ASIN|Item (?:number|no)|Article (?:number|no)|Product code|Art\\.?-?Nr"
-              "|Artikelnummer|Model (?:number|no)")
+    labels = (
+        "SKU|ASIN|Item (?:number|no)|Article (?:number|no)|Product code|Art\\.?-?Nr"
+        "|Artikelnummer|Model (?:number|no)"
+    )
     return found or labelled(labels, "[A-Z0-9][A-Z0-9./-]{2,}") or None
 
 
@@ -138,12 +146,17 @@ def brand():
     tag = soup.find(attrs={"itemprop": re.compile("^brand$", re.I)})
     if tag is not None:
         inner = tag.find(attrs={"itemprop": "name"})
-        value = tag.get("content") or (inner.get("content") or inner.get_text(" ")
-                                       if inner else tag.get_text(" "))
+        value = tag.get("content") or (
+            inner.get("content") or inner.get_text(" ") if inner else tag.get_text(" ")
+        )
         if clean(value):
             return clean(value)
-    return (meta("product:brand", "og:brand", "brand") or by_class("brand")
-            or labelled("Brand|Marke|Marque|Marca", "[^|:]{2,40}?(?= [A-Z][a-z]+:|$)") or None)
+    return (
+        meta("product:brand", "og:brand", "brand")
+        or by_class("brand")
+        or labelled("Brand|Marke|Marque|Marca", "[^|:]{2,40}?(?= [A-Z][a-z]+:|$)")
+        or None
+    )
 
 
 def gtin():
@@ -155,7 +168,9 @@ def gtin():
     for key in keys:
         if itemprop(key):
             return itemprop(key)
-    return meta("product:ean", "product:upc") or labelled("EAN|GTIN|UPC|Barcode", "\\d{8,14}") or None
+    return (
+        meta("product:ean", "product:upc") or labelled("EAN|GTIN|UPC|Barcode", "\\d{8,14}") or None
+    )
 
 
 ARTICLES = {"article", "newsarticle", "blogposting", "reportagenewsarticle", "webpage"}
@@ -203,8 +218,18 @@ def date():
     for article in of_type(ARTICLES):
         if iso(clean(article.get("datePublished"))):
             return iso(clean(article.get("datePublished")))
-    found = iso(meta("article:published_time", "datePublished", "date", "pubdate", "publishdate",
-                     "dc.date.issued", "dcterms.date", "dc.date"))
+    found = iso(
+        meta(
+            "article:published_time",
+            "datePublished",
+            "date",
+            "pubdate",
+            "publishdate",
+            "dc.date.issued",
+            "dcterms.date",
+            "dc.date",
+        )
+    )
     if found:
         return found
     tag = soup.find("time", datetime=True)
@@ -212,7 +237,12 @@ def date():
 
 
 FACTS = {
-    "product_price": price, "product_sku": sku, "product_brand": brand, "product_gtin": gtin,
-    "article_title": title, "article_author": author, "article_date": date,
+    "product_price": price,
+    "product_sku": sku,
+    "product_brand": brand,
+    "product_gtin": gtin,
+    "article_title": title,
+    "article_author": author,
+    "article_date": date,
 }
 print(json.dumps({"status": "ok", "answer": FACTS[FAMILY]()}, ensure_ascii=False))
