@@ -8,7 +8,8 @@ a declaration when it is given bytes: ``BeautifulSoup(HTML.encode(), parser)`` w
 "München" into "MÃ¼nchen". So every declaration in a ``<meta>`` tag or an XML declaration is
 rewritten to utf-8, and a page with non-ASCII text and no declaration in its first
 ``EARLY_CHARS`` characters gets a ``<meta charset="utf-8">`` at the start of its head
-(html5lib reads undeclared bytes as windows-1252).
+(html5lib reads bytes without a ``<meta>`` declaration as windows-1252, XML declaration
+or not).
 """
 
 from __future__ import annotations
@@ -61,10 +62,12 @@ def page_bytes(raw: bytes, path_name: str) -> bytes:
 
 def declared_charset(raw: bytes) -> str | None:
     """The first charset the page declares near its start (XML declaration or ``<meta>``)."""
-    head = raw[:SNIFF_BYTES]
-    found = _XML_DECL.match(head)
-    if found:
-        return found.group(1).decode("ascii")
+    found = _XML_DECL.match(raw[:SNIFF_BYTES])
+    return found.group(1).decode("ascii") if found else meta_charset(raw[:SNIFF_BYTES])
+
+
+def meta_charset(head: bytes) -> str | None:
+    """The first ``<meta>`` charset in ``head`` (HTML parsers ignore an XML declaration)."""
     for meta in _META.finditer(head):
         charset = _CHARSET.search(meta.group(0))
         if charset:
@@ -132,6 +135,6 @@ def decode_page(raw: bytes, charset: str | None = None) -> DecodedPage:
     text = text.lstrip("\ufeff")
     text = _utf8_declarations(text)
     early = text[:EARLY_CHARS].encode("utf-8", "surrogatepass")
-    if declared_charset(early) is None and not text.isascii():
+    if meta_charset(early) is None and not text.isascii():
         text = _with_utf8_meta(text)
     return DecodedPage(text, how, declared)

@@ -11,9 +11,9 @@ canonical form never raises, whatever the model sent.
   ``,-`` are dropped, separators read as the row declares (``decimal_separator``) or as
   inferred, and the value compared as a ``Decimal`` ("220.00" equals "220").
 * ``date``: an ISO 8601 date; an ISO datetime is compared on its date part.
-* ``url``: resolved against the page URL; scheme and host case, a default port and the
-  fragment do not count. A URL on the neutral host the prompt showed is read as that path
-  on the page's own URL.
+* ``url``: resolved against the page's URL (the row's ``url``); scheme and host case, a
+  default port and the fragment do not count. A URL on the neutral host the prompt showed is
+  read as that path on the page's own origin.
 * ``exact``: the JSON value itself (type included; ``1`` is not ``1.0`` nor ``"1"``).
 """
 
@@ -46,16 +46,21 @@ class NormalizationError(ValueError):
 
 @dataclass(frozen=True)
 class Normalizer:
-    """One row's comparison rule: ``canonical(value)`` is ``None`` for a value of another kind."""
+    """One row's comparison rule: ``canonical(value)`` is ``None`` for a value of another kind.
+
+    ``label_canonical`` reads an accepted value; it differs from ``canonical`` only for
+    ``decimal``, whose labels are plain decimals ("1.234" is one point two three four, never
+    inferred to be a thousands grouping)."""
 
     kind: str
     canonical: Canonical
     options: Mapping[str, Any]
+    label_canonical: Canonical
 
     def same(self, answer: JSONValue, label: JSONValue) -> bool:
         """Whether ``answer`` equals ``label`` under this rule (never raises)."""
         mine = self.canonical(answer)
-        return mine is not None and mine == self.canonical(label)
+        return mine is not None and mine == self.label_canonical(label)
 
 
 # --- text and exact -----------------------------------------------------------------------
@@ -150,14 +155,25 @@ def _inferred_separator(text: str) -> str:
     return "."
 
 
+def _plain_decimal(value: JSONValue) -> Hashable | None:
+    """A label: a JSON number, or a string of one with "." as the decimal mark."""
+    if isinstance(value, str):
+        text = value.strip()
+        return Decimal(text).normalize() if _NUMBER.fullmatch(text) else None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return _decimal(None)(value)
+    return None
+
+
 def _decimal(decimal_separator: str | None) -> Canonical:
     def canonical(value: JSONValue) -> Hashable | None:
         if isinstance(value, bool) or value is None:
             return None
         if isinstance(value, int):
-            return Decimal(value)
+            return Decimal(value).normalize()
         if isinstance(value, float):
-            return Decimal(repr(value)) if value == value and abs(value) != float("inf") else None
+            finite = value == value and abs(value) != float("inf")
+            return Decimal(repr(value)).normalize() if finite else None
         if not isinstance(value, str) or len(value) > MAX_VALUE_CHARS:
             return None
         text = _digits_only(value)
@@ -207,15 +223,15 @@ def canonical_url(value: str, base: str) -> str | None:
 
 
 def _url(page_url: str, shown_url: str) -> Canonical:
-    shown_origin = canonical_url("/", shown_url)
+    """Relative references resolve against the page's own URL; an absolute URL on the
+    neutral origin the prompt showed is read as the same path on the page's origin."""
+    shown_origin = canonical_url("/", shown_url) if shown_url != page_url else None
 
     def canonical(value: JSONValue) -> Hashable | None:
         if not isinstance(value, str) or len(value) > MAX_VALUE_CHARS:
             return None
-        found = canonical_url(value, shown_url)
-        if found is None:
-            return None
-        if shown_origin is not None and shown_url != page_url and found.startswith(shown_origin):
+        found = canonical_url(value, page_url)
+        if found is not None and shown_origin is not None and found.startswith(shown_origin):
             return canonical_url(found[len(shown_origin) - 1 :], page_url)
         return found
 
@@ -256,14 +272,15 @@ def parse_normalization(spec: object, page_url: str, shown_url: str) -> Normaliz
     if separator is not None and separator not in SEPARATORS:
         raise NormalizationError(f"decimal_separator must be one of {list(SEPARATORS)}")
     canonical: Canonical
+    label_canonical: Canonical | None = None
     if kind == "text":
         canonical = _text(bool(options.get("casefold")), bool(options.get("unordered_lists")))
     elif kind == "decimal":
-        canonical = _decimal(separator)
+        canonical, label_canonical = _decimal(separator), _plain_decimal
     elif kind == "date":
         canonical = _date
     elif kind == "url":
         canonical = _url(page_url, shown_url)
     else:
         canonical = _exact
-    return Normalizer(kind, canonical, options)
+    return Normalizer(kind, canonical, options, label_canonical or canonical)

@@ -5,8 +5,8 @@ bad JSON or fields, a missing page, a hash mismatch, a page over the size cap, a
 normaliser or option, an accepted value that is no value of its normaliser's kind, declared
 secrets or evidence that are not on the page. A run never meets a bad row halfway.
 
-Rows are served interleaved by family, in proportion (file order within a family), so any
-prefix (``-n``, ``num_examples``) covers every family alike. A page is read again (and
+Rows are served interleaved by family, in proportion (file order within a family; the first
+row of every family first), so a prefix (``-n``, ``num_examples``) is a stratified sample. A page is read again (and
 decoded, with a small cache) when its task is built, so a large set costs no memory.
 """
 
@@ -166,7 +166,7 @@ def _check_row(row: PageRow, rows_dir: Path, max_page_bytes: int) -> LoadedRow:
     except NormalizationError as error:
         raise ValueError(str(error)) from None
     for value in row.accepted:
-        if value is not None and normalizer.canonical(value) is None:
+        if value is not None and normalizer.label_canonical(value) is None:
             raise ValueError(f"accepted value {value!r} is not a {normalizer.kind!r} value")
     for label, values in (("secret", row.secrets), ("evidence", row.evidence)):
         missing = [value for value in values if value not in page.text]
@@ -176,13 +176,14 @@ def _check_row(row: PageRow, rows_dir: Path, max_page_bytes: int) -> LoadedRow:
 
 
 def stratified(rows: Sequence[PageRow]) -> list[PageRow]:
-    """Rows interleaved by family in proportion: the k-th of a family's n rows sits at
-    (k + 1/2) / n, families in order of first appearance break ties."""
+    """Rows interleaved by family in proportion: the first row of every family comes first,
+    then the k-th of a family's n rows sits at (k + 1/2) / n; families in order of first
+    appearance break ties."""
     by_family: dict[str, list[PageRow]] = {}
     for row in rows:
         by_family.setdefault(row.family, []).append(row)
     keyed = [
-        ((k + 0.5) / len(members), order, k, row)
+        ((k + 0.5) / len(members) if k else 0.0, order, k, row)
         for order, members in enumerate(by_family.values())
         for k, row in enumerate(members)
     ]
