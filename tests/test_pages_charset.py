@@ -26,7 +26,9 @@ CASES = {
         '<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252">'
         f"{BODY}"
     ).encode(),
-    "utf8-xml-decl-latin1": f'<?xml version="1.0" encoding="iso-8859-1"?><html><head>{BODY}'.encode(),
+    "utf8-xml-decl-latin1": (
+        f'<?xml version="1.0" encoding="iso-8859-1"?><html><head>{BODY}'.encode()
+    ),
     "utf8-undeclared": f"<!DOCTYPE html><html><head>{BODY}".encode(),
     "utf8-undeclared-no-head": f"<p>{TITLE}</p><h1>{TITLE}</h1>".encode(),
     "utf8-declared-late": (

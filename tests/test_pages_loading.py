@@ -74,7 +74,8 @@ def load(path: Path, cap: int = 1_000_000) -> Any:
         (lambda r: r.update(answer={"any_of": []}), '"any_of" must be the only key'),
         (lambda r: r.update(timeout_s=600), "'timeout_s' must be a number in"),
         (lambda r: r.update(show_url=True), "'show_url' needs the page's 'url'"),
-        (lambda r: r.update(limit={"reasons": ["js_rendered"], "evidence": ["x"]}), "has no 'answer'"),
+        (lambda r: r.update(limit={"reasons": ["js_rendered"], "evidence": ["x"]}),
+         "has no 'answer'"),
     ],
 )  # fmt: skip
 def test_bad_rows_fail_at_load_with_row_id_and_reason(
@@ -90,7 +91,7 @@ def test_bad_json_and_duplicate_ids_name_the_line(tmp_path: Path) -> None:
     rows = desk_rows(tmp_path)
     with pytest.raises(PageRowError, match="line 2: bad JSON"):
         load(write_rows(tmp_path, [rows[0], '{"id": "x",']))
-    with pytest.raises(PageRowError, match="row 'desk/price' .*line 2.*already used on line 1"):
+    with pytest.raises(PageRowError, match=r"row 'desk/price' .*line 2.*already used on line 1"):
         load(write_rows(tmp_path, [rows[0], rows[0]]))
     with pytest.raises(PageRowError, match="does not exist"):
         load(tmp_path / "nope.jsonl")
@@ -98,15 +99,22 @@ def test_bad_json_and_duplicate_ids_name_the_line(tmp_path: Path) -> None:
 
 def test_over_size_page_is_refused_clearly(tmp_path: Path) -> None:
     big = PAGE.replace("<h1>", "<p>" + "x" * 5_000 + "</p><h1>")
-    row = {"id": "big", "request": "The name.", "answer": "Oak desk", **page_file(tmp_path, "big.html.gz", big)}  # fmt: skip
-    with pytest.raises(PageRowError, match=r"row 'big' .*5,\d+ bytes of UTF-8, over the cap of 5,000"):
+    page = page_file(tmp_path, "big.html.gz", big)
+    row = {"id": "big", "request": "The name.", "answer": "Oak desk", **page}
+    with pytest.raises(
+        PageRowError, match=r"row 'big' .*5,\d+ bytes of UTF-8, over the cap of 5,000"
+    ):
         load(write_rows(tmp_path, [row]), cap=5_000)
     assert len(load(write_rows(tmp_path, [row]), cap=6_000)) == 1  # .gz pages are unpacked
 
 
 def test_rows_are_served_stratified_by_family(tmp_path: Path) -> None:
-    rows = [{"id": f"{family}-{i}", "family": family, "request": "r", "answer": "a", "html": "a"}
-            for family, count in (("aa", 6), ("bb", 3), ("cc", 1)) for i in range(count)]  # fmt: skip
+    sizes = (("aa", 6), ("bb", 3), ("cc", 1))
+    rows = [
+        {"id": f"{family}-{i}", "family": family, "request": "r", "answer": "a", "html": "a"}
+        for family, count in sizes
+        for i in range(count)
+    ]
     order = [loaded.row.family for loaded in load(write_rows(tmp_path, rows)).rows]
     assert order[:3] == ["aa", "bb", "cc"] and order.count("aa") == 6
     for n in range(3, len(order) + 1):  # each family within one row of its share
@@ -132,7 +140,8 @@ class _NoRuns(Executor):
     ("row_id", "answer", "reward"),
     [
         ("desk/price", "1.299,00", 1.0), ("desk/price", "1199", 1.0), ("desk/price", "1300", 0.0),
-        ("desk/link", "/p/chair?id=9", 1.0), ("desk/link", "https://page.example/p/chair?id=9", 1.0),
+        ("desk/link", "/p/chair?id=9", 1.0),
+        ("desk/link", "https://page.example/p/chair?id=9", 1.0),
         ("desk/link", "/p/chair?id=8", 0.0), ("desk/gtin", None, 1.0), ("desk/gtin", "", 0.0),
         ("desk/name", "  Oak   Desk ", 1.0), ("desk/price", None, 0.0),
     ],
