@@ -151,9 +151,10 @@ def brand():
         )
         if clean(value):
             return clean(value)
+    named = by_class("brand")
     return (
         meta("product:brand", "og:brand", "brand")
-        or by_class("brand")
+        or (named if len(named) <= 40 else "")
         or labelled("Brand|Marke|Marque|Marca", "[^|:]{2,40}?(?= [A-Z][a-z]+:|$)")
         or None
     )
@@ -176,18 +177,39 @@ def gtin():
 ARTICLES = {"article", "newsarticle", "blogposting", "reportagenewsarticle", "webpage"}
 
 
-def title():
-    for article in of_type(ARTICLES):
-        if clean(article.get("headline")):
-            return clean(article.get("headline"))
-    found = meta("og:title", "twitter:title")
-    if found:
-        return found
+def first_heading():
     for scope in (soup.find("article"), soup):
         heading = scope.find("h1") if scope is not None else None
         if heading is not None and clean(heading.get_text(" ")):
             return clean(heading.get_text(" "))
+    return ""
+
+
+def title():
+    headline = next(
+        (clean(a.get("headline")) for a in of_type(ARTICLES) if clean(a.get("headline"))), ""
+    )
+    headline = headline or meta("og:title", "twitter:title")
+    heading = first_heading()
+    if headline and heading and headline != heading and headline.startswith(heading):
+        return heading  # the metadata title with the site's name added
+    if headline or heading:
+        return headline or heading
     return clean(soup.title.string).split(" | ")[0] if soup.title and soup.title.string else None
+
+
+BYLINE_LEAD = re.compile(
+    r"^(?:(?:posted|written|published|veröffentlicht|geschrieben|ein beitrag|rezept)\s+)?"
+    r"(?:by|von|par|author|autor|autorin)\b\s*:?\s*",
+    re.I,
+)
+
+
+def byline(text):
+    """A byline's name: its lead-in ("By", "Veröffentlicht von") and trailing parts cut."""
+    name = BYLINE_LEAD.sub("", clean(text))
+    name = re.split(r"\s+[|•·]\s+|\s+-\s+\d|\s+\d{1,2}\.\s", name)[0].strip(" ,;:")
+    return name if 1 < len(name) <= 80 else ""
 
 
 def author():
@@ -198,10 +220,9 @@ def author():
     if found and not found.startswith("http"):
         return found
     for tag in (soup.find(attrs={"rel": "author"}), soup.find(attrs={"itemprop": "author"})):
-        if tag is not None and clean(tag.get_text(" ")):
-            return re.sub(r"^(?:By|Von|Par)\s+", "", clean(tag.get_text(" ")), flags=re.I)
-    byline = by_class("author|byline")
-    return re.sub(r"^(?:By|Von|Par)\s+", "", byline, flags=re.I) if byline else None
+        if tag is not None and byline(tag.get_text(" ")):
+            return byline(tag.get_text(" "))
+    return byline(by_class("author|byline")) or None
 
 
 def iso(value):
