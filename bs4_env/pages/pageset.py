@@ -6,8 +6,9 @@ normaliser or option, an accepted value that is no value of its normaliser's kin
 secrets or evidence that are not on the page. A run never meets a bad row halfway.
 
 Rows are served interleaved by family, in proportion (file order within a family; the first
-row of every family first), so a prefix (``-n``, ``num_examples``) is a stratified sample. A page is read again (and
-decoded, with a small cache) when its task is built, so a large set costs no memory.
+row of every family first), so a prefix (``-n``, ``num_examples``) is a stratified sample.
+A page is read again (and decoded, with a small cache) when its task is built, so a large set
+costs no memory.
 """
 
 from __future__ import annotations
