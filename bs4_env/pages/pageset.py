@@ -108,9 +108,9 @@ def _page_file(row: PageRow, rows_dir: Path) -> Path | None:
         return None
     if row.html_path is not None:
         return rows_dir / row.html_path
-    if row.source is None:
-        raise AssertionError("parse_row guarantees a page")  # pragma: no cover
-    return cached_page(row.source)
+    if row.source is not None:
+        return cached_page(row.source)
+    raise PageRowError("no page: give 'html', 'html_path' or 'source'")
 
 
 def _read_checked(row: PageRow, path: Path | None) -> tuple[bytes, str]:

@@ -115,3 +115,19 @@ def test_bs4_env_eval_pages_matches_the_engine(
         assert record["archetype"] == expected.task.archetype_id
         assert record["reward"] == expected.score.reward
         assert record["final"] == expected.final_text
+
+
+def test_v1_config_takes_pages_and_refuses_generated_task_options(rows_file: Path) -> None:
+    from bs4_env.integrations.verifiers_v1 import BeautifulSoupTaskset, BS4TasksetConfig
+
+    config = BS4TasksetConfig(pages=str(rows_file), num_examples=3)
+    tasks = list(BeautifulSoupTaskset(config).load())
+    assert [t.data.row_id for t in tasks] == ["shop/price", "shop/gtin", "news/title"]
+    assert not getattr(type(BeautifulSoupTaskset(config)), "INFINITE", False)
+    # Defaults passed along explicitly (as prime-rl's env server does) are no clash.
+    BS4TasksetConfig(pages=str(rows_file), split="train", mode="all", seed=None)
+    with pytest.raises(ValueError, match=r"pages= chooses its own rows; drop \['split'\]"):
+        BS4TasksetConfig(pages=str(rows_file), split="bench")
+    rows_file.with_name("bad.jsonl").write_text('{"id": "x", "request": "r", "html": "<p>"}\n')
+    with pytest.raises(ValueError, match=r"row 'x' \(line 1\): 'answer' is missing"):
+        BS4TasksetConfig(pages=str(rows_file.with_name("bad.jsonl")))

@@ -110,7 +110,9 @@ class BS4TasksetConfig(vf.TasksetConfig):
     @model_validator(mode="after")
     def _validate_and_propagate(self) -> BS4TasksetConfig:
         if self.pages is not None:
-            clash = sorted(PAGE_CLASHES & self.model_fields_set)
+            # Values, not ``model_fields_set``: prime-rl's env server passes every field along.
+            defaults = {name: type(self).model_fields[name].default for name in PAGE_CLASHES}
+            clash = sorted(name for name in PAGE_CLASHES if getattr(self, name) != defaults[name])
             if clash:
                 raise ConfigError(f"pages= chooses its own rows; drop {clash}")
             page_set(self.pages, self.max_page_bytes)  # every bad row fails now, with its id
