@@ -163,3 +163,13 @@ async def test_declared_secrets_only(tmp_path: Path) -> None:
         episode = Episode(pages.task(pages.index_of(row_id)), _NoRuns())
         episode.state.soup_runs = 1
         assert episode.finish(leaked).reward == reward
+
+
+async def test_a_row_sets_its_own_call_timeout(tmp_path: Path, executor: Executor) -> None:
+    rows = desk_rows(tmp_path)
+    rows[3]["timeout_s"] = 1.5
+    pages = load(write_rows(tmp_path, rows))
+    episode = Episode(pages.task(pages.index_of("desk/name")), executor)
+    reply = await episode.run_python("import time\ntime.sleep(5)\nprint('late')")
+    assert episode.state.timeouts == 1 and "late" not in reply
+    assert episode.last_result is not None and episode.last_result.duration_s < 4.5
