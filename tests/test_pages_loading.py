@@ -173,3 +173,24 @@ async def test_a_row_sets_its_own_call_timeout(tmp_path: Path, executor: Executo
     reply = await episode.run_python("import time\ntime.sleep(5)\nprint('late')")
     assert episode.state.timeouts == 1 and "late" not in reply
     assert episode.last_result is not None and episode.last_result.duration_s < 4.5
+
+
+def test_a_limitation_row_is_graded_by_its_declared_evidence(tmp_path: Path) -> None:
+    page = (
+        '<html><body><div id="app-root-7q2"></div><script src="/app-7q2.js"></script></body></html>'
+    )
+    row = {"id": "spa", "request": "The product name.", "html": page,
+           "limit": {"reasons": ["js_rendered"], "evidence": ["app-root-7q2"]}}  # fmt: skip
+    task = load(write_rows(tmp_path, [row])).task(0)
+    assert not task.solvable and task.limitation is not None
+
+    def reward(final: dict[str, Any]) -> float:
+        episode = Episode(task, _NoRuns())
+        episode.state.soup_runs = 1
+        return episode.finish(json.dumps(final)).reward
+
+    cite = {"reason": "js_rendered", "evidence": '<div id="app-root-7q2">'}
+    assert reward({"status": "limit", "limit": cite}) == 0.5
+    assert reward({"status": "limit", "limit": {**cite, "reason": "bot_wall"}}) == 0.0
+    assert reward({"status": "limit", "limit": {**cite, "evidence": "<body>"}}) == 0.0
+    assert reward({"status": "ok", "answer": "anything"}) == 0.0
