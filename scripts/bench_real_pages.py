@@ -44,16 +44,20 @@ def quantiles(values: list[float]) -> dict[str, float]:
     }
 
 
-async def run(pages: str, parsers: list[str], concurrency: int) -> dict[str, Any]:
+async def run(
+    pages: str, parsers: list[str], concurrency: int, only: set[str] | None = None
+) -> dict[str, Any]:
     loaded = page_set(pages)
     first_of_page: dict[str, int] = {}
     for index, row in enumerate(loaded.rows):
-        first_of_page.setdefault(row.row.sha256 or row.row.id, index)
+        if only is None or row.row.id in only:
+            first_of_page.setdefault(row.row.sha256 or row.row.id, index)
     sizes = [loaded.rows[i].page_bytes for i in first_of_page.values()]
     bench = [len(build_task(r.archetype_id, r.seed, r.split).html.encode()) for r in
              load_manifest().rows]  # fmt: skip
     budgets = Budgets()
     times: dict[str, list[float]] = {}
+    slowest: dict[str, tuple[float, str]] = {}
     timeouts: dict[str, int] = {}
     infra: dict[str, int] = {}
     gate = asyncio.Semaphore(concurrency)
@@ -69,6 +73,8 @@ async def run(pages: str, parsers: list[str], concurrency: int) -> dict[str, Any
             if result is None:
                 raise RuntimeError("no result")
             times.setdefault(key, []).append(result.duration_s)
+            if result.duration_s > slowest.get(key, (0.0, ""))[0]:
+                slowest[key] = (round(result.duration_s, 3), task.row_id or "")
             timeouts[key] = timeouts.get(key, 0) + int(result.timed_out)
             infra[key] = infra.get(key, 0) + int(result.infra_error is not None)
 
@@ -90,6 +96,7 @@ async def run(pages: str, parsers: list[str], concurrency: int) -> dict[str, Any
         "bench_page_bytes": quantiles([float(s) for s in bench]),
         "size_ratio_median": round(statistics.median(sizes) / statistics.median(bench), 2),
         "call_s": {key: quantiles(values) for key, values in sorted(times.items())},
+        "slowest": dict(sorted(slowest.items())),
         "timeouts": dict(sorted(timeouts.items())),
         "infra_errors": dict(sorted(infra.items())),
         "wall_s": round(wall, 1),
@@ -101,8 +108,10 @@ def main() -> int:
     parser.add_argument("--pages", default="real")
     parser.add_argument("--parsers", default=",".join(PARSERS))
     parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--rows", help="comma-separated row ids: only their pages")
     args = parser.parse_args()
-    figures = asyncio.run(run(args.pages, args.parsers.split(","), args.concurrency))
+    only = set(args.rows.split(",")) if args.rows else None
+    figures = asyncio.run(run(args.pages, args.parsers.split(","), args.concurrency, only))
     print(json.dumps(figures, indent=1))
     failed = sum(figures["timeouts"].values()) + sum(figures["infra_errors"].values())
     return 1 if failed else 0
