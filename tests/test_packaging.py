@@ -71,6 +71,9 @@ def test_wheel_carries_the_packages_and_data_and_no_junk(dist: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert _package_files() <= names
     assert "bs4_env/tasks/data/bench_manifest.json" in names
+    # The real-page rows ship; the pages (third-party captures) never do: they are fetched.
+    assert "bs4_env/real/data/real.jsonl" in names
+    assert not [n for n in names if n.endswith((".html", ".htm", ".html.gz", ".warc"))]
     assert not _junk(names)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +17,16 @@ from bs4_env.episode.engine import Budgets
 from bs4_env.episode.executors import EXECUTOR_KINDS, make_executor
 from bs4_env.evaluation.report import format_table
 from bs4_env.evaluation.rollout import DEFAULT_MAX_TURNS
-from bs4_env.evaluation.runner import evaluate, partial_path
+from bs4_env.evaluation.runner import TaskFor, evaluate, generated_task, partial_path
 from bs4_env.evaluation.scripted import ReferencePolicy
 from bs4_env.evaluation.turns import Policy
+from bs4_env.pages.pageset import DEFAULT_MAX_PAGE_BYTES
+from bs4_env.pages.selection import page_rows, page_task_builder, pages_header
+from bs4_env.real.reference import reference_program
 from bs4_env.tasks.manifest import load_manifest
 from bs4_env.tasks.model import Task
 from bs4_env.tasks.modes import MODES, DatasetConfig, build_rows
-from bs4_env.tasks.registry import default_registry
-from bs4_env.tasks.splits import SPLIT_BASES
+from bs4_env.tasks.splits import SPLIT_BASES, Row
 
 REFERENCE_MODEL = "reference-policy"
 
@@ -32,8 +35,20 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", "-m", help="model name; omit to run the reference policy")
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint (default: by key found)")
     parser.add_argument("--api-key-var", help="env var holding the API key")
-    parser.add_argument("--split", default="bench", choices=sorted(SPLIT_BASES))
-    parser.add_argument("--mode", default="all", choices=MODES)
+    parser.add_argument("--split", choices=sorted(SPLIT_BASES), help="default: bench")
+    parser.add_argument("--mode", choices=MODES, help="default: all")
+    parser.add_argument(
+        "--pages",
+        help="evaluate labelled pages instead: 'real' (fetch its pages first: bs4-env real "
+        "fetch) or your rows file (JSONL; docs/real-pages.md); -n takes a prefix that covers "
+        "every family in proportion",
+    )
+    parser.add_argument(
+        "--max-page-bytes",
+        type=int,
+        default=DEFAULT_MAX_PAGE_BYTES,
+        help="with --pages: refuse rows whose page is larger",
+    )
     parser.add_argument("--difficulty", help="comma-separated difficulties")
     parser.add_argument("--archetypes", help="comma-separated archetype ids")
     parser.add_argument("--num", "-n", type=int, help="number of tasks (bench: manifest prefix)")
@@ -66,10 +81,9 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _policy_factory(args: argparse.Namespace) -> tuple[Any, str]:
     if args.model is None:
-        registry = default_registry()
 
         def reference(task: Task) -> Policy:
-            program = registry.reference_solution(task.archetype_id)
+            program = reference_program(task)
             return ReferencePolicy(lambda _messages: program)
 
         return reference, REFERENCE_MODEL
@@ -87,23 +101,41 @@ def _policy_factory(args: argparse.Namespace) -> tuple[Any, str]:
     return (lambda _task: shared), args.model
 
 
-async def _run(args: argparse.Namespace) -> int:
+def _selection(args: argparse.Namespace) -> tuple[Sequence[Row], TaskFor, dict[str, Any]]:
+    """The rows to run, how to build their tasks, and the header fields naming them."""
+    if args.pages is not None:
+        clash = [f"--{name}" for name in ("split", "mode", "difficulty", "archetypes", "seed")
+                 if getattr(args, name) is not None]  # fmt: skip
+        if clash:
+            raise ValueError(f"--pages chooses its own rows; drop {', '.join(clash)}")
+        rows = page_rows(args.pages, args.max_page_bytes, args.num)
+        header = {"split": rows[0].split, **pages_header(args.pages, args.max_page_bytes)}
+        return rows, page_task_builder(args.pages, args.max_page_bytes), header
+    split, mode = args.split or "bench", args.mode or "all"
     config = DatasetConfig.from_kwargs(
-        split=args.split,
-        mode=args.mode,
+        split=split,
+        mode=mode,
         difficulty=args.difficulty,
         archetypes=args.archetypes,
         seed=args.seed,
         num_examples=args.num,
     )
-    rows = build_rows(config)
+    header = {
+        "split": split,
+        "mode": mode,
+        "bench_version": load_manifest().version if split == "bench" else None,
+    }
+    return build_rows(config), generated_task, header
+
+
+async def _run(args: argparse.Namespace) -> int:
+    rows, task_for, selected = _selection(args)
     policy_for, model = _policy_factory(args)
-    output = args.output or Path("outputs") / f"eval-{model.replace('/', '_')}-{args.split}.json"
+    split = selected["split"]
+    output = args.output or Path("outputs") / f"eval-{model.replace('/', '_')}-{split}.json"
     header: dict[str, Any] = {
         "model": model,
-        "split": args.split,
-        "mode": args.mode,
-        "bench_version": load_manifest().version if args.split == "bench" else None,
+        **selected,
         "temperature": args.temperature,
         "max_tokens": args.max_tokens,
         "max_output_bytes": args.max_output_bytes,
@@ -122,6 +154,7 @@ async def _run(args: argparse.Namespace) -> int:
                 args.max_turns,
                 resume=args.resume,
                 progress=not args.quiet,
+                task_for=task_for,
             )
     except Exception as error:
         saved = partial_path(output)
@@ -132,7 +165,7 @@ async def _run(args: argparse.Namespace) -> int:
         )
         return 1
     print(format_table(results))
-    print(f"\nmodel {model}  split {args.split}  n {results['n']}  -> {output}")
+    print(f"\nmodel {model}  split {split}  n {results['n']}  -> {output}")
     # 3: the run finished, but some rollouts are error rows (a rerun retries them).
     return 3 if results["errors"] else 0
 

@@ -12,6 +12,7 @@ from bs4_env.cli.doctor_cmd import cmd_doctor
 from bs4_env.cli.eval_cmd import add_eval_arguments, cmd_eval
 from bs4_env.cli.learn_cmd import add_learn_arguments, cmd_learn
 from bs4_env.cli.proofs import cmd_check, cmd_manifest
+from bs4_env.cli.real_cmd import add_real_arguments, cmd_real
 from bs4_env.cli.report_cmd import add_report_arguments, cmd_report
 from bs4_env.cli.sft_data_cmd import add_sft_data_arguments, cmd_sft_data
 from bs4_env.episode.executors import EXECUTOR_KINDS
@@ -73,6 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_learn = sub.add_parser("learn", help="CPU learning run: baseline, LoRA SFT, RL, report")
     add_learn_arguments(p_learn)
     p_learn.set_defaults(func=cmd_learn)
+
+    p_real = sub.add_parser("real", help="the real-page evaluation set: fetch its pages")
+    add_real_arguments(p_real)
+    p_real.set_defaults(func=cmd_real)
     return parser
 
 

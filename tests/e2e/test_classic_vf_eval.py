@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from byo_rows import write_byo_rows
 from scripted_server import POLICY_NAMES, ScriptedServer, policy_for
 
 from bs4_env.episode.executors import make_executor
@@ -31,6 +32,7 @@ from bs4_env.evaluation.rollout import Rollout, run_rollout
 from bs4_env.grading.rubric import TIMING_COMPONENTS
 from bs4_env.integrations.verifiers_classic.transcript import COMPONENTS, text_of
 from bs4_env.integrations.verifiers_classic.venvs import ensure_venv
+from bs4_env.pages.sets import page_set
 from bs4_env.tasks.model import Category
 from bs4_env.tasks.modes import DatasetConfig, build_rows
 from bs4_env.tasks.registry import build_task
@@ -192,6 +194,43 @@ def test_classic_vf_eval_matches_engine(policy: str, classic_runs: dict[str, Cla
         ]
         assert replies == engine_replies, key
         assert text_of(messages[-1]["content"]) == engine.final_text, key
+
+
+def test_classic_vf_eval_runs_a_byo_rows_file(
+    classic_bin: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """``load_environment(pages=...)``: a rows file of labelled pages through classic vf-eval
+    gets the engine's rewards (the reference programs solve every row)."""
+    root = tmp_path_factory.mktemp("classic-pages")
+    rows = write_byo_rows(root)
+    pages = page_set(str(rows))
+    tasks = [pages.task(index) for index in range(len(pages))]
+
+    async def play() -> list[Rollout]:
+        async with make_executor("local", pool_size=2) as executor:
+            return await asyncio.gather(
+                *(run_rollout(t, policy_for("reference", t), executor) for t in tasks)
+            )
+
+    expected = {r.task.row_id: r for r in asyncio.run(play())}
+    args = {"pages": str(rows), "executor": EXECUTOR, "pool_size": 2}
+    with ScriptedServer([], tasks=tasks) as server:
+        command = [
+            str(classic_bin / "vf-eval"), "beautiful-soup-env", "-a", json.dumps(args),
+            "-m", "reference", "-b", server.base_url, "-k", KEY_VAR,
+            "-n", str(len(tasks)), "-r", "1", "-c", "4", "-s", "-d", "-A", "-o", str(root / "o"),
+        ]  # fmt: skip
+        env = {**os.environ, KEY_VAR: "scripted", "PYTHONUNBUFFERED": "1"}
+        proc = subprocess.run(command, env=env, cwd=root, capture_output=True, text=True,
+                              timeout=RUN_TIMEOUT_S, check=False)  # fmt: skip
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
+    found = sorted((root / "o" / "evals").glob("*/*/results.jsonl"))
+    records = ClassicRun(proc.returncode, "", found[-1].parent).records
+    assert len(records) == len(tasks)
+    for record in records:
+        engine = expected[record["info"]["row_id"]]
+        assert record["info"]["pages"] == str(rows.resolve())
+        assert record["reward"] == engine.score.reward == 1.0
 
 
 def test_classic_advertises_the_engine_tools(classic_runs: dict[str, ClassicRun]) -> None:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from byo_rows import write_byo_rows
 from primerl_run import (
     KEY_VAR,
     ROOT,
@@ -50,6 +51,8 @@ from bs4_env.episode.executors import make_executor
 from bs4_env.episode.tool_text import without_timing
 from bs4_env.evaluation.rollout import Rollout, run_rollout
 from bs4_env.grading.rubric import TIMING_COMPONENTS
+from bs4_env.pages.pageset import DEFAULT_MAX_PAGE_BYTES
+from bs4_env.pages.sets import page_set
 from bs4_env.tasks.modes import DatasetConfig, build_rows
 from bs4_env.tasks.registry import build_task
 from bs4_env.tasks.splits import Row
@@ -154,13 +157,14 @@ class EvalsRun:
     output: str
 
 
-def _evals_toml(base_url: str, out: Path, port: int) -> str:
+def _evals_toml(base_url: str, out: Path, port: int, taskset: str = "", n: int = len(ROWS)) -> str:
+    taskset = taskset or f'split = "bench"\nnum_examples = {len(ROWS)}'
     return f"""
 model = "reference"
 output_dir = "{out}"
 
 [eval]
-num_examples = {len(ROWS)}
+num_examples = {n}
 env_server_base_port = {port}
 
 [eval.client]
@@ -182,8 +186,7 @@ max_completion_tokens = {MAX_TOKENS}
 # num_examples on the taskset too: prime-rl materializes a finite taskset whole first.
 [eval.source.env.taskset]
 id = "beautiful-soup-env"
-split = "bench"
-num_examples = {len(ROWS)}
+{taskset}
 pool_size = 2
 max_tool_calls = {BUDGETS.max_tool_calls}
 max_output_bytes = {BUDGETS.max_output_bytes}
@@ -212,6 +215,7 @@ def _flatten(trace: dict[str, Any]) -> dict[str, Any]:
         "metrics": trace["metrics"],
         "tool_replies": [_text(m["content"]) for m in messages if m["role"] == "tool"],
         "final": _text(finals[-1]["content"]) if finals else "",
+        "pages": trace["task"]["data"].get("pages"),
     }
 
 
@@ -302,6 +306,48 @@ def test_evals_requests_equal_bs4_env_eval_but_for_the_pinned_harness(evals_run:
     ]  # fmt: skip
     assert unexpected == [], "\n".join(map(str, unexpected))
     assert any(d[1].endswith(".name") for d in found), "the pinned harness now names tool messages"
+
+
+# --- evals over a bring-your-own rows file of labelled pages --------------------------------
+
+
+@pytest.fixture(scope="module")
+def pages_evals(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """``evals`` with a ``pages = <rows file>`` source (the reference policy) and its traces."""
+    work = tmp_path_factory.mktemp("pages-evals")
+    rows = write_byo_rows(work)
+    pages = page_set(str(rows), DEFAULT_MAX_PAGE_BYTES)
+    tasks = [pages.task(index) for index in range(len(pages))]
+    with ScriptedServer([], tasks=tasks) as server:
+        config = work / "evals.toml"
+        taskset = f'pages = "{rows}"\nnum_examples = {len(tasks)}'
+        text = _evals_toml(server.base_url, work / "out", free_port_block(1), taskset, len(tasks))
+        config.write_text(text)
+        proc = run(["evals", "@", str(config)], primerl_env(venv), work)
+        assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
+    lines = (work / "out" / "rollouts" / "step_0" / "eval" / "all" / "traces.jsonl").read_text()
+    raw = [trace for line in lines.splitlines() if line for trace in json.loads(line)["traces"]]
+    return [_flatten(trace) for trace in raw]
+
+
+def test_evals_over_byo_pages_equal_the_engine(pages_evals: list[dict[str, Any]]) -> None:
+    """A rows file runs through prime-rl's ``evals`` with the engine's rewards (and the
+    reference program solves every row)."""
+    pages = page_set(str(Path(pages_evals[0]["pages"])), DEFAULT_MAX_PAGE_BYTES)
+    tasks = [pages.task(index) for index in range(len(pages))]
+
+    async def play() -> list[Rollout]:
+        async with make_executor("local", pool_size=2) as executor:
+            return await asyncio.gather(
+                *(run_rollout(t, policy_for("reference", t), executor, BUDGETS, MAX_TURNS)
+                  for t in tasks)
+            )  # fmt: skip
+
+    engine = {(r.task.archetype_id, r.task.seed): r for r in asyncio.run(play())}
+    assert sorted((t["archetype"], t["seed"]) for t in pages_evals) == sorted(engine)
+    for trace in pages_evals:
+        _assert_matches_engine(trace, engine[(trace["archetype"], trace["seed"])])
+        assert trace["reward"] == 1.0
 
 
 # --- the launcher: rl --dry-run, then the env servers it wrote -------------------------------

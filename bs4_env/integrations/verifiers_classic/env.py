@@ -111,13 +111,13 @@ class BeautifulSoupClassicEnv(vf.StatefulToolEnv):  # type: ignore[misc]
         self._executors: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Executor] = (
             weakref.WeakKeyDictionary()
         )
-        rows = options.dataset
+        rows, pages, cap = options.dataset, options.pages, options.max_page_bytes
         super().__init__(
             tools=[],
             max_turns=options.max_turns,
             # Builders, so a split's table is made only if verifiers asks for it.
-            dataset=lambda: classic_dataset(rows),
-            eval_dataset=lambda: classic_dataset(rows),
+            dataset=lambda: classic_dataset(rows, pages, cap),
+            eval_dataset=lambda: classic_dataset(rows, pages, cap),
             rubric=ClassicRubric(),
         )
         functions = {"run_python": run_python, "navigate": navigate}

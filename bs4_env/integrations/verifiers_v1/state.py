@@ -18,6 +18,7 @@ from pydantic import Field
 
 from bs4_env.episode.engine import Budgets, Episode, EpisodeState
 from bs4_env.episode.executors import make_executor
+from bs4_env.pages.sets import page_task
 from bs4_env.sandbox.base import ExecRequest, ExecResult, Executor
 from bs4_env.tasks.model import Task
 from bs4_env.tasks.registry import build_task
@@ -36,6 +37,9 @@ class BS4State(vf.State):
     """Tool calls answered on the host because the tool could not take their arguments."""
     host_replies: dict[str, str] = Field(default_factory=dict)
     """The engine's reply to each host-answered call, by tool-call id (see ``host_calls``)."""
+    pages: str = ""
+    """For a labelled page: its set (``real`` or a rows file); ``seed`` is the row index."""
+    max_page_bytes: int = 0
 
 
 @lru_cache(maxsize=TASK_CACHE_SIZE)
@@ -44,9 +48,17 @@ def cached_task(archetype: str, seed: int, split: str) -> Task:
     return build_task(archetype, seed, split)
 
 
-def start_state(state: BS4State, task: Task) -> None:
+def task_of(archetype: str, seed: int, split: str, pages: str, max_page_bytes: int) -> Task:
+    """A generated task by identity, or row ``seed`` of the page set ``pages``."""
+    if pages:
+        return page_task(pages, seed, max_page_bytes)
+    return cached_task(archetype, seed, split)
+
+
+def start_state(state: BS4State, task: Task, pages: str = "", max_page_bytes: int = 0) -> None:
     """Point a fresh rollout state at ``task`` (called in ``Task.setup`` on the host)."""
     state.archetype, state.seed, state.split = task.archetype_id, task.seed, task.split
+    state.pages, state.max_page_bytes = pages, max_page_bytes
     state.episode = EpisodeState(current_url=task.start_url).as_dict()
 
 
@@ -54,7 +66,7 @@ def episode_of(state: BS4State, executor: Executor, budgets: Budgets) -> Episode
     """Rebuild the rollout's episode from the synced state."""
     if not state.archetype:
         raise RuntimeError("rollout state has no task; Task.setup did not run")
-    task = cached_task(state.archetype, state.seed, state.split)
+    task = task_of(state.archetype, state.seed, state.split, state.pages, state.max_page_bytes)
     episode_state = EpisodeState.from_dict(state.episode) if state.episode else None
     return Episode(task, executor, budgets, episode_state)
 

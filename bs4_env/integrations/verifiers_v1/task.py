@@ -29,9 +29,9 @@ from bs4_env.integrations.verifiers_v1.rollout_toolset import BS4RolloutToolset
 from bs4_env.integrations.verifiers_v1.state import (
     NO_EXECUTOR,
     BS4State,
-    cached_task,
     episode_of,
     start_state,
+    task_of,
 )
 
 __all__ = ["COMPONENTS", "INFO_KEY", "BS4Task", "BS4TaskData", "runs_on_toolset"]
@@ -62,6 +62,11 @@ class BS4TaskData(vf.TaskData):
     split: str
     difficulty: str
     category: str
+    pages: str | None = None
+    """Labelled pages only: the set (``real`` or a rows file), its page cap and the row id
+    (``seed`` is the row's index, ``archetype`` its family)."""
+    max_page_bytes: int | None = None
+    row_id: str | None = None
 
 
 def final_text_of(trace: vf.Trace) -> str:
@@ -97,7 +102,9 @@ class BS4Task(vf.Task[BS4TaskData, BS4State, BS4TaskConfig]):
 
     async def setup(self, trace: vf.Trace, runtime: vf.Runtime) -> None:
         data: BS4TaskData = self.data
-        start_state(trace.state, cached_task(data.archetype, data.seed, data.split))
+        pages, cap = data.pages or "", data.max_page_bytes or 0
+        task = task_of(data.archetype, data.seed, data.split, pages, cap)
+        start_state(trace.state, task, pages, cap)
 
     @vf.intercept
     async def answer_unrunnable_calls(
@@ -134,6 +141,8 @@ class BS4Task(vf.Task[BS4TaskData, BS4State, BS4TaskConfig]):
                 category=data.category,
                 explanation=score.explanation,
             )
+            if data.pages:
+                info.update(pages=data.pages, row_id=data.row_id)
         graded: dict[str, Any] = info[INFO_KEY]
         return graded
 

@@ -26,6 +26,8 @@ from bs4_env.integrations.verifiers_v1.config import BS4TasksetConfig
 from bs4_env.integrations.verifiers_v1.state import cached_task
 from bs4_env.integrations.verifiers_v1.task import BS4Task, BS4TaskData
 from bs4_env.integrations.verifiers_v1.toolset import BS4Toolset
+from bs4_env.pages.selection import page_rows
+from bs4_env.pages.sets import canonical_name, page_task
 from bs4_env.tasks.modes import build_rows
 from bs4_env.tasks.splits import Row
 
@@ -46,9 +48,29 @@ def task_data(row: Row) -> BS4TaskData:
     )
 
 
+def page_task_data(pages: str, max_page_bytes: int, row: Row) -> BS4TaskData:
+    """The task data of a labelled page's row (identity: the set, its cap and the index)."""
+    name = canonical_name(pages)
+    task = page_task(name, row.seed, max_page_bytes)
+    return BS4TaskData(
+        id=f"{task.split}/{task.row_id}",
+        name=task.archetype_id,
+        prompt=user_prompt(task),
+        system_prompt=SYSTEM_PROMPT,
+        archetype=task.archetype_id,
+        seed=task.seed,
+        split=task.split,
+        difficulty=task.difficulty.value,
+        category=task.category.value,
+        pages=name,
+        max_page_bytes=max_page_bytes,
+        row_id=task.row_id or "",
+    )
+
+
 def streams(config: BS4TasksetConfig) -> bool:
     """Whether ``config`` selects the endless train stream rather than a finite row list."""
-    return config.split == "train" and config.num_examples is None
+    return config.pages is None and config.split == "train" and config.num_examples is None
 
 
 class BeautifulSoupTaskset(vf.Taskset[BS4Task, BS4TasksetConfig]):
@@ -63,6 +85,11 @@ class BeautifulSoupTaskset(vf.Taskset[BS4Task, BS4TasksetConfig]):
 
     def load(self) -> Iterator[BS4Task]:
         config: BS4TasksetConfig = self.config
+        if config.pages is not None:
+            cap = config.max_page_bytes
+            for row in page_rows(config.pages, cap, config.num_examples):
+                yield BS4Task(page_task_data(config.pages, cap, row), config.task)
+            return
         for row in build_rows(config.dataset_config()):
             yield BS4Task(task_data(row), config.task)
 
