@@ -9,10 +9,12 @@ import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from bs4_env.episode.engine import Budgets
 from bs4_env.evaluation.rollout import run_rollout
 from bs4_env.evaluation.scripted import ReferencePolicy
-from bs4_env.grading.rubric import REWARD_ABSTAIN, REWARD_CORRECT
+from bs4_env.grading.rubric import REWARD_ABSTAIN, REWARD_CORRECT, Score
 from bs4_env.sandbox.base import Executor
+from bs4_env.tasks.model import Task
 from bs4_env.tasks.registry import Registry, build_task, default_registry
 
 
@@ -28,6 +30,23 @@ class CheckReport:
         return self.passed + len(self.failures)
 
 
+def best_reward(task: Task) -> float:
+    """What the reference earns on ``task``: 1.0 where it is solvable, else 0.5 (abstain)."""
+    return REWARD_CORRECT if task.solvable else REWARD_ABSTAIN
+
+
+async def play_reference(
+    task: Task,
+    executor: Executor,
+    registry: Registry | None = None,
+    budgets: Budgets | None = None,
+) -> Score:
+    """The real grader's score for the archetype's reference program played on ``task``."""
+    program = (registry or default_registry()).reference_solution(task.archetype_id)
+    policy = ReferencePolicy(lambda _messages: program)
+    return (await run_rollout(task, policy, executor, budgets)).score
+
+
 async def check_archetype(
     archetype_id: str,
     split: str,
@@ -38,18 +57,14 @@ async def check_archetype(
 ) -> CheckReport:
     """Play the reference program on each seed; a seed passes with the expected reward."""
     registry = registry or default_registry()
-    spec = registry.get(archetype_id)
-    program = registry.reference_solution(archetype_id)
-    expected = REWARD_CORRECT if spec.solvable else REWARD_ABSTAIN
     report = CheckReport(archetype_id, split)
     gate = asyncio.Semaphore(concurrency)
-    policy = ReferencePolicy(lambda _messages: program)
 
     async def one(seed: int) -> None:
         async with gate:
             task = build_task(archetype_id, seed, split, registry)
-            score = (await run_rollout(task, policy, executor)).score
-        if score.reward == expected:
+            score = await play_reference(task, executor, registry)
+        if score.reward == best_reward(task):
             report.passed += 1
         else:
             report.failures.append((seed, score.reward, score.explanation))

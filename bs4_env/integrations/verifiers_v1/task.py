@@ -8,14 +8,19 @@
   harness (verifiers >= 0.4) before it runs and with the gate-less one prime-rl pins when the
   harness's own error reply passes on the next request (``host_calls`` says how and why).
 * The reward is ``Episode.finish(final_text).reward``; every score component is a metric.
+* ``validate`` (``vf-validate``'s gold check) plays the archetype's reference program through
+  the engine in the configured sandbox, as ``bs4-env check`` does: valid when it earns the
+  best reward (1.0, or 0.5 for a justified abstention).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import verifiers.v1 as vf
 
+from bs4_env.checks.solvability import best_reward, play_reference
 from bs4_env.episode.engine import Budgets
 from bs4_env.integrations.verifiers_v1.config import BS4RolloutToolsetConfig, BS4TaskConfig
 from bs4_env.integrations.verifiers_v1.host_calls import (
@@ -35,6 +40,8 @@ from bs4_env.integrations.verifiers_v1.state import (
 )
 
 __all__ = ["COMPONENTS", "INFO_KEY", "BS4Task", "BS4TaskData", "runs_on_toolset"]
+
+logger = logging.getLogger(__name__)
 
 INFO_KEY = "bs4"
 COMPONENTS = (
@@ -98,6 +105,22 @@ class BS4Task(vf.Task[BS4TaskData, BS4State, BS4TaskConfig]):
     async def setup(self, trace: vf.Trace, runtime: vf.Runtime) -> None:
         data: BS4TaskData = self.data
         start_state(trace.state, cached_task(data.archetype, data.seed, data.split))
+
+    async def validate(self, runtime: vf.Runtime) -> bool:
+        """Gold check: the reference program, played through the engine, earns the best reward.
+
+        It runs in this host's sandbox (the configured ``executor``), never in ``runtime``:
+        the page and the truth stay on the host, as in every rollout.
+        """
+        data: BS4TaskData = self.data
+        config: BS4TaskConfig = self.config
+        task = cached_task(data.archetype, data.seed, data.split)
+        executor = host_executor(config.engine.executor)
+        score = await play_reference(task, executor, budgets=self._budgets())
+        if score.reward != best_reward(task):
+            logger.warning("%s: reference scored %s: %s", self.key, score.reward, score.explanation)
+            return False
+        return True
 
     @vf.intercept
     async def answer_unrunnable_calls(
