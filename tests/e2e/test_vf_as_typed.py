@@ -70,10 +70,11 @@ def test_bare_vf_eval_is_local_and_offline(tmp_path: Path) -> None:
         "-n", "1", "-r", "1", "--env.agent.max-turns", "4",
         "--sampling.max-tokens", "512", "--no-rich",
     ]  # fmt: skip
+    probe = shlex.join([sys.executable, "-c", _PROBE])
     script = (
         f"{shlex.join(server)} > server.log 2>&1 &\n"
         'trap "kill $!" EXIT\n'  # the server must not outlive the test
-        f"for i in $(seq 100); do {shlex.join([sys.executable, '-c', _PROBE])} 2>/dev/null && break; "
+        f"for i in $(seq 100); do {probe} 2>/dev/null && break; "
         "sleep 0.2; done\n"
         f"{shlex.join(eval_command)}\n"
     )
