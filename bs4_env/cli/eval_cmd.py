@@ -1,13 +1,15 @@
 """``bs4-env eval``: evaluate a model (or the built-in reference policy) through the engine.
 
 Exit status: 0 all rollouts scored; 1 the run stopped (finished rollouts kept for a rerun);
-2 bad arguments or no endpoint; 3 the run finished but some rollouts are error rows.
+2 bad arguments or no endpoint; 3 the run finished but some rollouts are error rows;
+130 interrupted (Ctrl-C; finished rollouts kept, the rerun command printed).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,42 +28,71 @@ from bs4_env.tasks.registry import default_registry
 from bs4_env.tasks.splits import SPLIT_BASES
 
 REFERENCE_MODEL = "reference-policy"
+INTERRUPTED = 130  # the shell's status for a command ended by SIGINT
 
 
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model", "-m", help="model name; omit to run the reference policy")
-    parser.add_argument("--base-url", help="OpenAI-compatible endpoint (default: by key found)")
-    parser.add_argument("--api-key-var", help="env var holding the API key")
-    parser.add_argument("--split", default="bench", choices=sorted(SPLIT_BASES))
-    parser.add_argument("--mode", default="all", choices=MODES)
-    parser.add_argument("--difficulty", help="comma-separated difficulties")
-    parser.add_argument("--archetypes", help="comma-separated archetype ids")
-    parser.add_argument("--num", "-n", type=int, help="number of tasks (bench: manifest prefix)")
-    parser.add_argument("--seed", type=int, help="shuffle seed for train/eval rows")
-    parser.add_argument("--concurrency", "-c", type=int, default=8)
-    parser.add_argument("--max-tokens", type=int, default=4096, help="per model turn")
-    parser.add_argument("--temperature", type=float, default=0.0)
-    parser.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
-    parser.add_argument("--max-tool-calls", type=int, default=Budgets().max_tool_calls)
-    parser.add_argument(
+    """Every option says its default in ``--help`` (tests/test_cli_eval_help.py)."""
+    add = parser.add_argument
+    add("--model", "-m", help="model name (default: none, the built-in reference policy)")
+    add(
+        "--base-url",
+        help="OpenAI-compatible endpoint (default: OpenRouter or OpenAI, by the key found)",
+    )
+    add(
+        "--api-key-var",
+        help="env var holding the API key (default: OPENROUTER_API_KEY, else OPENAI_API_KEY)",
+    )
+    add("--split", default="bench", choices=sorted(SPLIT_BASES), help=_d("task split"))
+    add("--mode", default="all", choices=MODES, help=_d("archetype set"))
+    add("--difficulty", help="comma-separated difficulties (default: all)")
+    add("--archetypes", help="comma-separated archetype ids (default: all)")
+    add("--num", "-n", type=int, help="number of tasks, a prefix of the split (default: all)")
+    add("--seed", type=int, help="shuffle seed for train/eval rows (default: none, in order)")
+    add("--concurrency", "-c", type=int, default=8, help=_d("rollouts (and sandboxes) at once"))
+    add("--max-tokens", type=int, default=4096, help=_d("completion tokens per model turn"))
+    add("--temperature", type=float, default=0.0, help=_d("sampling temperature"))
+    add("--max-turns", type=int, default=DEFAULT_MAX_TURNS, help=_d("model turns per episode"))
+    add(
+        "--max-tool-calls",
+        type=int,
+        default=Budgets().max_tool_calls,
+        help=_d("tool calls per episode before the engine refuses more"),
+    )
+    add(
         "--max-output-bytes",
         type=int,
         default=Budgets().max_output_bytes,
-        help="sandbox cap on stdout and on stderr per run_python call (training configs: 3000)",
+        help=_d("sandbox cap on stdout and on stderr per run_python call (training: 3000)"),
     )
-    parser.add_argument("--max-retries", type=int, default=4, help="retries per model request")
-    parser.add_argument(
-        "--request-timeout", type=float, default=180.0, help="seconds per model request"
+    add("--max-retries", type=int, default=4, help=_d("retries per model request"))
+    add("--request-timeout", type=float, default=180.0, help=_d("seconds per model request"))
+    add(
+        "--output",
+        "-o",
+        type=Path,
+        help="results JSON path (default: outputs/eval-<model>-<split>.json)",
     )
-    parser.add_argument("--output", "-o", type=Path, help="results JSON path")
-    parser.add_argument(
+    add(
         "--resume",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="skip rollouts finished by an earlier run of this output; rerun its error rows",
+        help=_d("skip rollouts an earlier run of this output finished; rerun its error rows"),
     )
-    parser.add_argument("--executor", default="local", choices=EXECUTOR_KINDS, help="sandbox")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add("--executor", default="local", choices=EXECUTOR_KINDS, help=_d("sandbox backend"))
+    add("--quiet", action="store_true", help="no progress bar (default: show it)")
+
+
+def _d(text: str) -> str:
+    return f"{text} (default: %(default)s)"
+
+
+def _output(args: argparse.Namespace) -> Path:
+    model = args.model or REFERENCE_MODEL
+    path: Path = (
+        args.output or Path("outputs") / f"eval-{model.replace('/', '_')}-{args.split}.json"
+    )
+    return path
 
 
 def _policy_factory(args: argparse.Namespace) -> tuple[Any, str]:
@@ -98,7 +129,7 @@ async def _run(args: argparse.Namespace) -> int:
     )
     rows = build_rows(config)
     policy_for, model = _policy_factory(args)
-    output = args.output or Path("outputs") / f"eval-{model.replace('/', '_')}-{args.split}.json"
+    output = _output(args)
     header: dict[str, Any] = {
         "model": model,
         "split": args.split,
@@ -109,6 +140,13 @@ async def _run(args: argparse.Namespace) -> int:
         "max_output_bytes": args.max_output_bytes,
     }
     budgets = Budgets(max_tool_calls=args.max_tool_calls, max_output_bytes=args.max_output_bytes)
+    kept = partial_path(output)
+    print(
+        f"bs4-env eval: {len(rows)} rollouts of {model} on the {args.split} split, "
+        f"{args.concurrency} at a time; results -> {output}"
+        + (f" (finished rollouts in {kept} are kept)" if args.resume and kept.exists() else ""),
+        flush=True,
+    )
     try:
         async with make_executor(args.executor, concurrency=args.concurrency) as executor:
             results = await evaluate(
@@ -138,4 +176,22 @@ async def _run(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    return asyncio.run(_run(args))
+    try:
+        return asyncio.run(_run(args))
+    except KeyboardInterrupt:
+        # asyncio.run cancelled the rollouts; each finished one is already in the partial file.
+        print(
+            "\nbs4-env eval: interrupted; finished rollouts are kept in "
+            f"{partial_path(_output(args))}. Resume with:\n  {resume_command()}",
+            file=sys.stderr,
+        )
+        return INTERRUPTED
+
+
+def resume_command(argv: list[str] | None = None) -> str:
+    """The command line that resumes this run: the same one, without ``--no-resume``."""
+    argv = list(sys.orig_argv if argv is None else argv)
+    console = next((i for i, a in enumerate(argv) if Path(a).name == "bs4-env"), None)
+    if console is not None:  # python .venv/bin/bs4-env ...: show it as typed
+        argv = ["bs4-env", *argv[console + 1 :]]
+    return shlex.join(a for a in argv if a != "--no-resume")
