@@ -29,6 +29,7 @@ pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "tests" / "e2e" / "scripted_server.py"
+DOCS = ROOT / "docs" / "verifiers.md"
 PORT = 8765
 KEY_VAR = "BS4ENV_TYPED_KEY"
 # What a machine has without this project's venv on PATH: no uv, no vf-eval.
@@ -90,6 +91,18 @@ def test_bare_vf_eval_is_local_and_offline(tmp_path: Path) -> None:
     assert len(traces) == 1
     assert traces[0]["info"]["archetype"] == first.archetype_id
     assert total_reward(traces[0]) == 1.0, traces[0]["info"].get("explanation")
+    # docs/verifiers.md's way to browse traces, as printed there (run with this venv's Python).
+    snippet = DOCS.read_text(encoding="utf-8").split("<!-- traces-snippet:start -->")[1]
+    script = (
+        snippet.split("```bash\n")[1].split("```")[0].replace(".venv/bin/python", sys.executable)
+    )
+    shown = subprocess.run(
+        ["bash", "-c", script], env={**os.environ, "RUN": str(run)},
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith(f"{first.archetype_id} {first.seed} 1.0 ")
+    assert "    assistant " in shown.stdout and "    tool exit status: 0" in shown.stdout
 
 
 def _validate(tmp_path: Path, *arguments: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
