@@ -1,4 +1,4 @@
-"""Regenerate the archetype table of docs/archetypes.md (linked from the README) from the registry."""
+"""Regenerate docs/archetypes.md's archetype table (linked from the README) from the registry."""
 
 import re
 from pathlib import Path
