@@ -45,11 +45,11 @@ print(len(tasks), default_harness_id("beautiful-soup-env"),
 
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh venv with the package installed from this checkout, no extras."""
+    """A fresh venv (with pip) with the package installed from this checkout, no extras."""
     path = tmp_path_factory.mktemp("hub") / "venv"
     env = {**os.environ, "UV_CACHE_DIR": str(UV_CACHE)}
     for command in (
-        [str(BIN / "uv"), "venv", "-q", "--python", sys.executable, str(path)],
+        [str(BIN / "uv"), "venv", "-q", "--seed", "--python", sys.executable, str(path)],
         [str(BIN / "uv"), "pip", "install", "-q", "--python", str(path / "bin" / "python"),
          str(ROOT)],
     ):  # fmt: skip
@@ -104,3 +104,20 @@ def test_the_package_alone_evaluates_with_vf_eval(
     episodes = [json.loads(line) for line in (run / "traces.jsonl").read_text().splitlines()]
     (trace,) = [t for e in episodes for t in e["traces"]]
     assert total_reward(trace) == 1.0, trace["info"].get("explanation")
+
+
+def test_make_test_says_what_torch_will_download_without_a_local_wheel(venv: Path) -> None:
+    """scripts/install_torch.py in a venv without torch, with pip's local wheel folders and
+    config hidden: it lists every file pip would download, with sizes, and the CPU index."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
+    env["PIP_CONFIG_FILE"] = os.devnull
+    proc = subprocess.run(
+        [str(venv / "bin" / "python"), str(ROOT / "scripts" / "install_torch.py"), "2.13.0",
+         "--dry-run"],
+        env=env, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    print(proc.stdout)  # the figures quoted in docs/development.md
+    assert "torch==2.13.0 is not in a local wheel folder" in proc.stdout
+    assert "torch-2.13.0-" in proc.stdout and " MB in all, " in proc.stdout
+    assert "make test TORCH_INDEX=https://download.pytorch.org/whl/cpu" in proc.stdout
