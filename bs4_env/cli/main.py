@@ -24,7 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_list = sub.add_parser("list", help="the archetype table")
     p_list.add_argument("--json", action="store_true", help="machine-readable output")
-    p_list.add_argument("--markdown", action="store_true", help="the README table")
+    p_list.add_argument("--markdown", action="store_true", help="the docs/archetypes.md table")
     p_list.set_defaults(func=cmd_list)
 
     p_prev = sub.add_parser("preview", help="prompt, page and truth of one task, or its request")

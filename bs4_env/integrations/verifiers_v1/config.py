@@ -74,7 +74,7 @@ class BS4ToolsetConfig(vf.SharedToolsetConfig):
 
 
 class BS4RolloutToolsetConfig(vf.ToolsetConfig):
-    """Config of the per-rollout tool server (one process per rollout; slower, see README)."""
+    """Config of the per-rollout tool server (a process per rollout; slower: docs/benchmarks.md)."""
 
     engine: EngineSettings = EngineSettings()
 
