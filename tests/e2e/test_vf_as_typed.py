@@ -148,3 +148,19 @@ def test_vf_validate_gold_fails_when_the_reference_cannot_finish(tmp_path: Path)
     )  # fmt: skip
     assert summary["outcomes"]["invalid"] == 1, summary
     assert results[0]["valid"] is False
+
+
+def test_the_remote_runtime_is_one_flag_away(tmp_path: Path) -> None:
+    """What vf-eval resolves (``--dry-run`` writes the resolved config and starts nothing):
+    the package's harness stays, the seat's runtime is the one the flag names."""
+    command = [
+        str(BIN / "vf-eval"), "beautiful-soup-env", "-m", "reference",
+        "--client.base-url", f"http://127.0.0.1:{PORT}/v1", "--client.api-key-var", KEY_VAR,
+        "-n", "1", "--dry-run", "--env.agent.runtime.type", "prime",
+    ]  # fmt: skip
+    proc = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    run = _run_dir(tmp_path)
+    assert run.name.split("--")[2] == "beautiful-soup-env"
+    config = json.loads((run / "configs" / "resolved" / "eval.json").read_text())
+    assert config["env"]["agent"]["runtime"]["type"] == "prime"
