@@ -164,3 +164,17 @@ def test_the_remote_runtime_is_one_flag_away(tmp_path: Path) -> None:
     assert run.name.split("--")[2] == "beautiful-soup-env"
     config = json.loads((run / "configs" / "resolved" / "eval.json").read_text())
     assert config["env"]["agent"]["runtime"]["type"] == "prime"
+
+
+def test_the_chat_program_needs_nothing_this_python_lacks() -> None:
+    """The harness runs verifiers' chat program under this interpreter only because every
+    package the program declares is installed here; a missing or too-old one is named."""
+    from verifiers.v1.harnesses.utils.launch import CHAT_PROGRAM
+
+    from bs4_env.integrations.verifiers_v1.harness import script_requirements, unmet_requirements
+
+    assert {r.name for r in script_requirements(CHAT_PROGRAM)} >= {"openai", "mcp"}
+    assert unmet_requirements(CHAT_PROGRAM) == []
+    header = '# /// script\n# dependencies = ["openai<1", "no-such-package-bs4env"]\n# ///\n'
+    unmet = unmet_requirements(header)
+    assert unmet[0].startswith("openai<1 (installed: ") and unmet[1].endswith("(not installed)")
