@@ -32,59 +32,66 @@ INTERRUPTED = 130  # the shell's status for a command ended by SIGINT
 
 
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
-    """Every option says its default in ``--help`` (tests/test_cli_eval_help.py)."""
-    add = parser.add_argument
-    add("--model", "-m", help="model name (default: none, the built-in reference policy)")
-    add(
-        "--base-url",
-        help="OpenAI-compatible endpoint (default: OpenRouter or OpenAI, by the key found)",
-    )
-    add(
-        "--api-key-var",
-        help="env var holding the API key (default: OPENROUTER_API_KEY, else OPENAI_API_KEY)",
-    )
-    add("--split", default="bench", choices=sorted(SPLIT_BASES), help=_d("task split"))
-    add("--mode", default="all", choices=MODES, help=_d("archetype set"))
-    add("--difficulty", help="comma-separated difficulties (default: all)")
-    add("--archetypes", help="comma-separated archetype ids (default: all)")
-    add("--num", "-n", type=int, help="number of tasks, a prefix of the split (default: all)")
-    add("--seed", type=int, help="shuffle seed for train/eval rows (default: none, in order)")
-    add("--concurrency", "-c", type=int, default=8, help=_d("rollouts (and sandboxes) at once"))
-    add("--max-tokens", type=int, default=4096, help=_d("completion tokens per model turn"))
-    add("--temperature", type=float, default=0.0, help=_d("sampling temperature"))
-    add("--max-turns", type=int, default=DEFAULT_MAX_TURNS, help=_d("model turns per episode"))
-    add(
-        "--max-tool-calls",
-        type=int,
-        default=Budgets().max_tool_calls,
-        help=_d("tool calls per episode before the engine refuses more"),
-    )
-    add(
+    parser.add_argument("--model", "-m", help="model name; omit to run the reference policy")
+    parser.add_argument("--base-url", help="OpenAI-compatible endpoint (default: by key found)")
+    parser.add_argument("--api-key-var", help="env var holding the API key")
+    parser.add_argument("--split", default="bench", choices=sorted(SPLIT_BASES))
+    parser.add_argument("--mode", default="all", choices=MODES)
+    parser.add_argument("--difficulty", help="comma-separated difficulties")
+    parser.add_argument("--archetypes", help="comma-separated archetype ids")
+    parser.add_argument("--num", "-n", type=int, help="number of tasks (bench: manifest prefix)")
+    parser.add_argument("--seed", type=int, help="shuffle seed for train/eval rows")
+    parser.add_argument("--concurrency", "-c", type=int, default=8)
+    parser.add_argument("--max-tokens", type=int, default=4096, help="per model turn")
+    parser.add_argument("--temperature", type=float, default=0.0)
+    parser.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
+    parser.add_argument("--max-tool-calls", type=int, default=Budgets().max_tool_calls)
+    parser.add_argument(
         "--max-output-bytes",
         type=int,
         default=Budgets().max_output_bytes,
-        help=_d("sandbox cap on stdout and on stderr per run_python call (training: 3000)"),
+        help="sandbox cap on stdout and on stderr per run_python call (training configs: 3000)",
     )
-    add("--max-retries", type=int, default=4, help=_d("retries per model request"))
-    add("--request-timeout", type=float, default=180.0, help=_d("seconds per model request"))
-    add(
-        "--output",
-        "-o",
-        type=Path,
-        help="results JSON path (default: outputs/eval-<model>-<split>.json)",
+    parser.add_argument("--max-retries", type=int, default=4, help="retries per model request")
+    parser.add_argument(
+        "--request-timeout", type=float, default=180.0, help="seconds per model request"
     )
-    add(
+    parser.add_argument("--output", "-o", type=Path, help="results JSON path")
+    parser.add_argument(
         "--resume",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help=_d("skip rollouts an earlier run of this output finished; rerun its error rows"),
+        help="skip rollouts finished by an earlier run of this output; rerun its error rows",
     )
-    add("--executor", default="local", choices=EXECUTOR_KINDS, help=_d("sandbox backend"))
-    add("--quiet", action="store_true", help="no progress bar (default: show it)")
+    parser.add_argument("--executor", default="local", choices=EXECUTOR_KINDS, help="sandbox")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    show_defaults(parser)
 
 
-def _d(text: str) -> str:
-    return f"{text} (default: %(default)s)"
+# What an option without a value means, for --help (the rest show their value).
+UNSET_MEANS = {
+    "model": "none",
+    "base_url": "OpenRouter or OpenAI, by the key found",
+    "api_key_var": "OPENROUTER_API_KEY, else OPENAI_API_KEY",
+    "difficulty": "all",
+    "archetypes": "all",
+    "num": "all",
+    "seed": "none: rows in order",
+    "output": "outputs/eval-<model>-<split>.json",
+    "quiet": "show it",
+}
+
+
+def show_defaults(parser: argparse.ArgumentParser) -> None:
+    """Append its default to every option's --help that does not state one already."""
+    for action in parser._actions:  # argparse has no public accessor for its actions
+        if not action.option_strings or action.dest == "help":
+            continue
+        text = action.help or ""
+        if "default" in text:
+            continue
+        shown = UNSET_MEANS.get(action.dest, "%(default)s")
+        action.help = f"{text} (default: {shown})" if text else f"(default: {shown})"
 
 
 def _output(args: argparse.Namespace) -> Path:
