@@ -8,10 +8,10 @@ https://download.pytorch.org/whl/cpu, gives the CPU build, a few hundred MB). So
 
 1. torch X already installed: nothing to do.
 2. ``--index-url URL`` given (``make test TORCH_INDEX=URL``): install from there.
-3. A local wheel satisfies it (``pip install --no-index``): install that, nothing downloaded.
-4. Otherwise print every file pip will download from the configured index, with its size
-   and the total, and how to get the CPU build instead; then install (``--dry-run``: print
-   the plan only).
+3. Otherwise ask pip what it would install (its ``--dry-run --report``) and print every
+   file: local ones as such, downloads with their size, the total, and whether it is a CUDA
+   build; where torch itself would come from the index, also how to get the CPU build
+   instead. Then install (``--dry-run``: print the plan only).
 """
 
 from __future__ import annotations
@@ -46,8 +46,7 @@ def download_plan(requirement: str) -> list[dict[str, Any]]:
     """What ``pip install requirement`` would download: pip's own installation report."""
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
-        proc = _pip("install", "--dry-run", "--quiet", "--ignore-installed",
-                    "--report", str(report), requirement)  # fmt: skip
+        proc = _pip("install", "--dry-run", "--quiet", "--report", str(report), requirement)
         if proc.returncode != 0:
             raise SystemExit(f"pip cannot resolve {requirement}:\n{proc.stderr.strip()}")
         items: list[dict[str, Any]] = json.loads(report.read_text())["install"]
@@ -94,18 +93,17 @@ def main() -> int:
         if args.dry_run:
             return 0
         return _pip("install", "--quiet", "--index-url", args.index_url, requirement).returncode
-    local = _pip("install", "--no-index", "--quiet", *(["--dry-run"] if args.dry_run else []),
-                 requirement)  # fmt: skip
-    if local.returncode == 0:
-        print(f"{requirement} installed from the local wheel folder (nothing downloaded)")
-        return 0
-    print(
-        f"{requirement} is not in a local wheel folder; pip will download from the index:\n"
-        f"{describe(download_plan(requirement))}\n"
-        f"The tests need only the CPU build; for it instead, press Ctrl-C now and run\n"
-        f"  make test TORCH_INDEX={CPU_INDEX}",
-        flush=True,
-    )
+    plan = download_plan(requirement)
+    torch = next(item for item in plan if str(item["metadata"]["name"]).lower() == "torch")
+    local = not str(torch["download_info"]["url"]).startswith(("http://", "https://"))
+    where = "a local wheel folder" if local else "the index"
+    print(f"{requirement} comes from {where}; pip will install:\n{describe(plan)}", flush=True)
+    if not local:
+        print(
+            "The tests need only the CPU build; for it instead, press Ctrl-C now and run\n"
+            f"  make test TORCH_INDEX={CPU_INDEX}",
+            flush=True,
+        )
     if args.dry_run:
         return 0
     proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", requirement])
