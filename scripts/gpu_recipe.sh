@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU recipe: baseline eval -> SFT warm start -> merge -> RL -> eval after -> like-for-like report.
 #
-# One command per hardware shape (README "Train (prime-rl)"), run on the GPU machine from this
+# One command per hardware shape (docs/warm-start.md), run on the GPU machine from this
 # checkout, with a prime-rl checkout at the pinned commit (559b447, `uv sync` done, this
 # environment installed into its venv as the README says) and `bs4-env` on PATH:
 #
@@ -38,7 +38,7 @@ PORT=8000
 BASE_URL="http://localhost:$PORT/v1"
 LORA_NAME="bs4"
 SFT_EPISODES=3000
-# The like-for-like eval flags (README "Evaluate the trained LoRA like for like"): one array,
+# The like-for-like eval flags (docs/training.md "Evaluate the trained LoRA like for like"): one array,
 # used verbatim by both evals, so before and after cannot drift apart.
 EVAL_FLAGS=(--base-url "$BASE_URL" --api-key-var VLLM_API_KEY --split bench -n 200
   --temperature 0 --max-tokens 1024 --max-turns 10 --max-tool-calls 8 --max-output-bytes 3000)

@@ -97,11 +97,17 @@ def test_wheel_metadata_reads_as_a_v1_environment(dist: Path) -> None:
     assert "bs4-env = bs4_env.cli.main:main" in wheel.read(entry_points).decode()
 
 
-def test_sdist_carries_packages_configs_readme_and_no_junk(dist: Path) -> None:
+def test_sdist_carries_packages_configs_readme_docs_and_no_junk(dist: Path) -> None:
     sdist = _one(dist, "beautiful_soup_env-*.tar.gz")
     with tarfile.open(sdist) as archive:
         names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
-    for required in ("pyproject.toml", "README.md", "configs/registry.json", "PKG-INFO"):
+    for required in (
+        "pyproject.toml",
+        "README.md",
+        "CHANGELOG.md",
+        "configs/registry.json",
+        "PKG-INFO",
+    ):
         assert required in names
     assert _package_files() <= names
     configs = {
@@ -110,4 +116,6 @@ def test_sdist_carries_packages_configs_readme_and_no_junk(dist: Path) -> None:
         if p.is_file()
     }
     assert configs <= names
+    docs = {p.relative_to(REPO_ROOT).as_posix() for p in (REPO_ROOT / "docs").rglob("*.md")}
+    assert docs and docs <= names
     assert not _junk(names)

@@ -1,13 +1,15 @@
 """``bs4-env eval``: evaluate a model (or the built-in reference policy) through the engine.
 
 Exit status: 0 all rollouts scored; 1 the run stopped (finished rollouts kept for a rerun);
-2 bad arguments or no endpoint; 3 the run finished but some rollouts are error rows.
+2 bad arguments or no endpoint; 3 the run finished but some rollouts are error rows;
+130 interrupted (Ctrl-C; finished rollouts kept, the rerun command printed).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,6 +31,7 @@ from bs4_env.tasks.modes import MODES, DatasetConfig, build_rows
 from bs4_env.tasks.splits import SPLIT_BASES, Row
 
 REFERENCE_MODEL = "reference-policy"
+INTERRUPTED = 130  # the shell's status for a command ended by SIGINT
 
 
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,6 +80,39 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--executor", default="local", choices=EXECUTOR_KINDS, help="sandbox")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    show_defaults(parser)
+
+
+# What an option without a value means, for --help (the rest show their value).
+UNSET_MEANS = {
+    "model": "none",
+    "base_url": "OpenRouter or OpenAI, by the key found",
+    "api_key_var": "OPENROUTER_API_KEY, else OPENAI_API_KEY",
+    "difficulty": "all",
+    "archetypes": "all",
+    "num": "all",
+    "seed": "none: rows in order",
+    "output": "outputs/eval-<model>-<split>.json",
+    "quiet": "show it",
+}
+
+
+def show_defaults(parser: argparse.ArgumentParser) -> None:
+    """Append its default to every option's --help that does not state one already."""
+    for action in parser._actions:  # argparse has no public accessor for its actions
+        if not action.option_strings or action.dest == "help":
+            continue
+        text = action.help or ""
+        if "default" in text:
+            continue
+        shown = UNSET_MEANS.get(action.dest, "%(default)s")
+        action.help = f"{text} (default: {shown})" if text else f"(default: {shown})"
+
+
+def _output(args: argparse.Namespace, split: str) -> Path:
+    model = args.model or REFERENCE_MODEL
+    path: Path = args.output or Path("outputs") / f"eval-{model.replace('/', '_')}-{split}.json"
+    return path
 
 
 def _policy_factory(args: argparse.Namespace) -> tuple[Any, str]:
@@ -132,7 +168,9 @@ async def _run(args: argparse.Namespace) -> int:
     rows, task_for, selected = _selection(args)
     policy_for, model = _policy_factory(args)
     split = selected["split"]
-    output = args.output or Path("outputs") / f"eval-{model.replace('/', '_')}-{split}.json"
+    output = _output(args, split)
+    # The interrupt handler names the partial file; the split is known only once rows are chosen.
+    args.resolved_output = output
     header: dict[str, Any] = {
         "model": model,
         **selected,
@@ -141,6 +179,13 @@ async def _run(args: argparse.Namespace) -> int:
         "max_output_bytes": args.max_output_bytes,
     }
     budgets = Budgets(max_tool_calls=args.max_tool_calls, max_output_bytes=args.max_output_bytes)
+    kept = partial_path(output)
+    print(
+        f"bs4-env eval: {len(rows)} rollouts of {model} on the {split} split, "
+        f"{args.concurrency} at a time; results -> {output}"
+        + (f" (finished rollouts in {kept} are kept)" if args.resume and kept.exists() else ""),
+        flush=True,
+    )
     try:
         async with make_executor(args.executor, concurrency=args.concurrency) as executor:
             results = await evaluate(
@@ -171,4 +216,23 @@ async def _run(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    return asyncio.run(_run(args))
+    try:
+        return asyncio.run(_run(args))
+    except KeyboardInterrupt:
+        # asyncio.run cancelled the rollouts; each finished one is already in the partial file.
+        output = getattr(args, "resolved_output", None)
+        kept = "" if output is None else f"finished rollouts are kept in {partial_path(output)}. "
+        print(
+            f"\nbs4-env eval: interrupted; {kept}Resume with:\n  {resume_command()}",
+            file=sys.stderr,
+        )
+        return INTERRUPTED
+
+
+def resume_command(argv: list[str] | None = None) -> str:
+    """The command line that resumes this run: the same one, without ``--no-resume``."""
+    argv = list(sys.orig_argv if argv is None else argv)
+    console = next((i for i, a in enumerate(argv) if Path(a).name == "bs4-env"), None)
+    if console is not None:  # python .venv/bin/bs4-env ...: show it as typed
+        argv = ["bs4-env", *argv[console + 1 :]]
+    return shlex.join(a for a in argv if a != "--no-resume")

@@ -25,10 +25,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_list = sub.add_parser("list", help="the archetype table")
     p_list.add_argument("--json", action="store_true", help="machine-readable output")
-    p_list.add_argument("--markdown", action="store_true", help="the README table")
+    p_list.add_argument("--markdown", action="store_true", help="the docs/archetypes.md table")
     p_list.set_defaults(func=cmd_list)
 
-    p_prev = sub.add_parser("preview", help="prompt, page (shortened) and truth of one task")
+    p_prev = sub.add_parser("preview", help="prompt, page and truth of one task, or its request")
     p_prev.add_argument("archetype")
     p_prev.add_argument(
         "--seed",
@@ -38,6 +38,13 @@ def build_parser() -> argparse.ArgumentParser:
         "from it), or an index within --split (below 100000000)",
     )
     p_prev.add_argument("--split", choices=sorted(SPLIT_BASES), help="default: train")
+    shown = p_prev.add_mutually_exclusive_group()
+    shown.add_argument("--full", action="store_true", help="the whole page (default: its start)")
+    shown.add_argument(
+        "--request",
+        action="store_true",
+        help="only what the model receives: the messages and tool schemas, as JSON",
+    )
     p_prev.set_defaults(func=cmd_preview)
 
     p_check = sub.add_parser("check", help="run reference solutions through the real grader")

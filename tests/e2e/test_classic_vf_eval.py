@@ -360,7 +360,13 @@ def test_classic_entry_module_and_lazy_rows(classic_bin: Path) -> None:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-4000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert out["all"] == ["BeautifulSoupTaskset", "load_environment"] and out["v1"]
+    assert out["all"] == [
+        "BeautifulSoupEnv",
+        "BeautifulSoupHarness",
+        "BeautifulSoupTaskset",
+        "load_environment",
+    ]
+    assert out["v1"]
     assert "unknown argument(s) ['bogus']" in out["unknown"] and "'max_turns'" in out["unknown"]
     length, expected_length, info = out["train"]
     assert length == expected_length > 1_000_000

@@ -33,6 +33,7 @@ ENGINE_FIELDS = (
     "tool_scope",
 )
 DATASET_FIELDS = ("split", "mode", "difficulty", "archetypes", "seed", "num_examples")
+PAGE_FIELDS = ("pages", "max_page_bytes")
 PAGE_CLASHES = {"split", "mode", "difficulty", "archetypes", "seed"}
 """Dataset fields that mean nothing for a page set (``num_examples`` takes a prefix)."""
 
@@ -78,7 +79,7 @@ class BS4ToolsetConfig(vf.SharedToolsetConfig):
 
 
 class BS4RolloutToolsetConfig(vf.ToolsetConfig):
-    """Config of the per-rollout tool server (one process per rollout; slower, see README)."""
+    """Config of the per-rollout tool server (a process per rollout; slower: docs/benchmarks.md)."""
 
     engine: EngineSettings = EngineSettings()
 

@@ -8,14 +8,20 @@
   harness (verifiers >= 0.4) before it runs and with the gate-less one prime-rl pins when the
   harness's own error reply passes on the next request (``host_calls`` says how and why).
 * The reward is ``Episode.finish(final_text).reward``; every score component is a metric.
+* ``validate`` (``vf-validate``'s gold check) plays the archetype's reference program through
+  the engine in the configured sandbox, as ``bs4-env check`` does: valid when it earns the
+  best reward (1.0, or 0.5 for a justified abstention). A labelled page's gold is its label:
+  the page parses in the sandbox and the label, given as the answer, is accepted.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import verifiers.v1 as vf
 
+from bs4_env.checks.solvability import best_reward, play_reference
 from bs4_env.episode.engine import Budgets
 from bs4_env.integrations.verifiers_v1.config import BS4RolloutToolsetConfig, BS4TaskConfig
 from bs4_env.integrations.verifiers_v1.host_calls import (
@@ -35,6 +41,8 @@ from bs4_env.integrations.verifiers_v1.state import (
 )
 
 __all__ = ["COMPONENTS", "INFO_KEY", "BS4Task", "BS4TaskData", "runs_on_toolset"]
+
+logger = logging.getLogger(__name__)
 
 INFO_KEY = "bs4"
 COMPONENTS = (
@@ -105,6 +113,24 @@ class BS4Task(vf.Task[BS4TaskData, BS4State, BS4TaskConfig]):
         pages, cap = data.pages or "", data.max_page_bytes or 0
         task = task_of(data.archetype, data.seed, data.split, pages, cap)
         start_state(trace.state, task, pages, cap)
+
+    async def validate(self, runtime: vf.Runtime) -> bool:
+        """Gold check: the reference program, played through the engine, earns the best reward.
+
+        It runs in this host's sandbox (the configured ``executor``), never in ``runtime``:
+        the page and the truth stay on the host, as in every rollout.
+        """
+        data: BS4TaskData = self.data
+        config: BS4TaskConfig = self.config
+        task = task_of(
+            data.archetype, data.seed, data.split, data.pages or "", data.max_page_bytes or 0
+        )
+        executor = host_executor(config.engine.executor)
+        score = await play_reference(task, executor, budgets=self._budgets())
+        if score.reward != best_reward(task):
+            logger.warning("%s: reference scored %s: %s", self.key, score.reward, score.explanation)
+            return False
+        return True
 
     @vf.intercept
     async def answer_unrunnable_calls(
