@@ -1,8 +1,10 @@
 """The verifiers ``Task``: task data columns, host-side hooks, reward and metrics.
 
-* ``setup`` (host, before the tool server sees the rollout) writes the task identity and a
-  fresh ``EpisodeState`` into ``trace.state``.
-* ``answer_unrunnable_calls`` is a request hook: a tool call the MCP tool cannot take as sent
+* ``setup`` (host, before the tool server sees the rollout) generates the task off the event
+  loop and writes its identity and a fresh ``EpisodeState`` into ``trace.state``.
+* ``answer_unrunnable_calls`` is a request hook. When the harness opens a train-stream row's
+  conversation, it writes the task's request over the row's deferred prompt
+  (``deferred_prompt``). Later, a tool call the MCP tool cannot take as sent
   (bad JSON, wrong key, double-encoded, unknown tool) is answered on the host through the same
   ``Episode.call_tool`` (which repairs or refuses it) against ``trace.state``, with a gating
   harness (verifiers >= 0.4) before it runs and with the gate-less one prime-rl pins when the
@@ -17,7 +19,13 @@ from typing import Any
 import verifiers.v1 as vf
 
 from bs4_env.episode.engine import Budgets
+from bs4_env.episode.prompt import user_prompt
 from bs4_env.integrations.verifiers_v1.config import BS4RolloutToolsetConfig, BS4TaskConfig
+from bs4_env.integrations.verifiers_v1.deferred_prompt import (
+    deferred_prompt,
+    opens_deferred,
+    write_request,
+)
 from bs4_env.integrations.verifiers_v1.host_calls import (
     answer_gate_probe,
     answer_harness_errors,
@@ -29,8 +37,8 @@ from bs4_env.integrations.verifiers_v1.rollout_toolset import BS4RolloutToolset
 from bs4_env.integrations.verifiers_v1.state import (
     NO_EXECUTOR,
     BS4State,
-    cached_task,
     episode_of,
+    generated_task,
     start_state,
 )
 
@@ -97,13 +105,17 @@ class BS4Task(vf.Task[BS4TaskData, BS4State, BS4TaskConfig]):
 
     async def setup(self, trace: vf.Trace, runtime: vf.Runtime) -> None:
         data: BS4TaskData = self.data
-        start_state(trace.state, cached_task(data.archetype, data.seed, data.split))
+        start_state(trace.state, await generated_task(data.archetype, data.seed, data.split))
 
     @vf.intercept
     async def answer_unrunnable_calls(
         self, request: vf.Request, trace: vf.Trace
     ) -> vf.Request | None:
         state: BS4State = trace.state
+        if opens_deferred(request):
+            task = await generated_task(state.archetype, state.seed, state.split)
+            placeholder = deferred_prompt(state.split, state.archetype, state.seed)
+            return write_request(request, placeholder, user_prompt(task))
         config: BS4TaskConfig = self.config
         executor = host_executor(config.engine.executor)
         last = request.messages[-1] if request.messages else None
