@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bs4_env.cli.eval_config import GivenFlag, apply_training_config
 from bs4_env.episode.engine import Budgets
 from bs4_env.episode.executors import EXECUTOR_KINDS, make_executor
 from bs4_env.evaluation.report import format_table
@@ -19,6 +20,7 @@ from bs4_env.evaluation.rollout import DEFAULT_MAX_TURNS
 from bs4_env.evaluation.runner import evaluate, partial_path
 from bs4_env.evaluation.scripted import ReferencePolicy
 from bs4_env.evaluation.turns import Policy
+from bs4_env.sandbox.base import DEFAULT_TIMEOUT_S
 from bs4_env.tasks.manifest import load_manifest
 from bs4_env.tasks.model import Task
 from bs4_env.tasks.modes import MODES, DatasetConfig, build_rows
@@ -29,25 +31,48 @@ REFERENCE_MODEL = "reference-policy"
 
 
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config",
+        type=Path,
+        help="a prime-rl training config: take turns, tool calls, output cap, timeout, tokens, "
+        "sampling and task selection from one of its sources (then leave those flags out)",
+    )
+    parser.add_argument(
+        "--source", help="with --config: the source's name (default: its first eval source)"
+    )
     parser.add_argument("--model", "-m", help="model name; omit to run the reference policy")
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint (default: by key found)")
     parser.add_argument("--api-key-var", help="env var holding the API key")
-    parser.add_argument("--split", default="bench", choices=sorted(SPLIT_BASES))
-    parser.add_argument("--mode", default="all", choices=MODES)
-    parser.add_argument("--difficulty", help="comma-separated difficulties")
-    parser.add_argument("--archetypes", help="comma-separated archetype ids")
+    parser.add_argument("--split", action=GivenFlag, default="bench", choices=sorted(SPLIT_BASES))
+    parser.add_argument("--mode", action=GivenFlag, default="all", choices=MODES)
+    parser.add_argument("--difficulty", action=GivenFlag, help="comma-separated difficulties")
+    parser.add_argument("--archetypes", action=GivenFlag, help="comma-separated archetype ids")
     parser.add_argument("--num", "-n", type=int, help="number of tasks (bench: manifest prefix)")
-    parser.add_argument("--seed", type=int, help="shuffle seed for train/eval rows")
+    parser.add_argument(
+        "--seed", action=GivenFlag, type=int, help="shuffle seed for train/eval rows"
+    )
     parser.add_argument("--concurrency", "-c", type=int, default=8)
-    parser.add_argument("--max-tokens", type=int, default=4096, help="per model turn")
-    parser.add_argument("--temperature", type=float, default=0.0)
-    parser.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
-    parser.add_argument("--max-tool-calls", type=int, default=Budgets().max_tool_calls)
+    parser.add_argument(
+        "--max-tokens", action=GivenFlag, type=int, default=4096, help="per model turn"
+    )
+    parser.add_argument("--temperature", action=GivenFlag, type=float, default=0.0)
+    parser.add_argument("--max-turns", action=GivenFlag, type=int, default=DEFAULT_MAX_TURNS)
+    parser.add_argument(
+        "--max-tool-calls", action=GivenFlag, type=int, default=Budgets().max_tool_calls
+    )
     parser.add_argument(
         "--max-output-bytes",
+        action=GivenFlag,
         type=int,
         default=Budgets().max_output_bytes,
         help="sandbox cap on stdout and on stderr per run_python call (training configs: 3000)",
+    )
+    parser.add_argument(
+        "--timeout-s",
+        action=GivenFlag,
+        type=float,
+        default=DEFAULT_TIMEOUT_S,
+        help="per run_python call",
     )
     parser.add_argument("--max-retries", type=int, default=4, help="retries per model request")
     parser.add_argument(
@@ -60,7 +85,9 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         default=True,
         help="skip rollouts finished by an earlier run of this output; rerun its error rows",
     )
-    parser.add_argument("--executor", default="local", choices=EXECUTOR_KINDS, help="sandbox")
+    parser.add_argument(
+        "--executor", action=GivenFlag, default="local", choices=EXECUTOR_KINDS, help="sandbox"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -88,6 +115,11 @@ def _policy_factory(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 async def _run(args: argparse.Namespace) -> int:
+    training = None
+    if args.config is not None:
+        args, training = apply_training_config(args)
+    elif args.source is not None:
+        raise ValueError("--source names a source of --config; give --config too")
     config = DatasetConfig.from_kwargs(
         split=args.split,
         mode=args.mode,
@@ -106,9 +138,17 @@ async def _run(args: argparse.Namespace) -> int:
         "bench_version": load_manifest().version if args.split == "bench" else None,
         "temperature": args.temperature,
         "max_tokens": args.max_tokens,
+        "max_turns": args.max_turns,
+        "max_tool_calls": args.max_tool_calls,
         "max_output_bytes": args.max_output_bytes,
+        "timeout_s": args.timeout_s,
+        "training_config": training.record() if training is not None else None,
     }
-    budgets = Budgets(max_tool_calls=args.max_tool_calls, max_output_bytes=args.max_output_bytes)
+    budgets = Budgets(
+        max_tool_calls=args.max_tool_calls,
+        timeout_s=args.timeout_s,
+        max_output_bytes=args.max_output_bytes,
+    )
     try:
         async with make_executor(args.executor, concurrency=args.concurrency) as executor:
             results = await evaluate(

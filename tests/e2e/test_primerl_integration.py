@@ -68,6 +68,7 @@ CONFIGS = sorted(
     if entry["kind"] == "rl" and entry["prime_rl"]["ref"] == "main"
 )
 DRIVEN_ROWS = 2  # tasks sent to each launcher-written env server
+CLUSTER = {"partition": "bs4-test-partition", "account": "bs4-test-account"}
 
 
 @pytest.fixture(scope="module")
@@ -154,13 +155,13 @@ class EvalsRun:
     output: str
 
 
-def _evals_toml(base_url: str, out: Path, port: int) -> str:
+def _evals_toml(base_url: str, out: Path, port: int, n: int = len(ROWS)) -> str:
     return f"""
 model = "reference"
 output_dir = "{out}"
 
 [eval]
-num_examples = {len(ROWS)}
+num_examples = {n}
 env_server_base_port = {port}
 
 [eval.client]
@@ -183,7 +184,7 @@ max_completion_tokens = {MAX_TOKENS}
 [eval.source.env.taskset]
 id = "beautiful-soup-env"
 split = "bench"
-num_examples = {len(ROWS)}
+num_examples = {n}
 pool_size = 2
 max_tool_calls = {BUDGETS.max_tool_calls}
 max_output_bytes = {BUDGETS.max_output_bytes}
@@ -304,6 +305,76 @@ def test_evals_requests_equal_bs4_env_eval_but_for_the_pinned_harness(evals_run:
     assert any(d[1].endswith(".name") for d in found), "the pinned harness now names tool messages"
 
 
+# --- a strict endpoint: the history carries the arguments the engine ran ---------------------
+
+STRICT_POLICIES = ("malformed", "rawargs")
+STRICT_ROWS = ROWS[:6]
+STRICT_ASSIGNED = {
+    (row.archetype_id, row.seed): STRICT_POLICIES[i % len(STRICT_POLICIES)]
+    for i, row in enumerate(STRICT_ROWS)
+}
+
+
+@dataclass
+class StrictRun:
+    raw: list[dict[str, Any]]
+    bodies: list[dict[str, Any]]
+    output: str
+
+
+@pytest.fixture(scope="module")
+def strict_run(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> StrictRun:
+    """``evals`` against a strict endpoint (HTTP 500 for a history with tool-call arguments
+    that are no JSON object, as llama.cpp and vLLM's chat preprocessing answer), every row
+    playing a policy whose first call is malformed (refused, then resent) or raw source
+    (repaired)."""
+    work = tmp_path_factory.mktemp("strict")
+    rows = STRICT_ROWS
+    with ScriptedServer(rows, policies=STRICT_ASSIGNED, strict_history=True) as server:
+        config = work / "evals.toml"
+        toml = _evals_toml(server.base_url, work / "out", free_port_block(1), len(rows))
+        config.write_text(toml)
+        proc = run(["evals", "@", str(config)], primerl_env(venv), work)
+        bodies = server.bodies
+    output = proc.stdout + proc.stderr
+    path = work / "out" / "rollouts" / "step_0" / "eval" / "all" / "traces.jsonl"
+    assert path.is_file(), output[-4000:]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    raw = [trace for line in lines if line for trace in json.loads(line)["traces"]]
+    return StrictRun(raw, bodies, output)
+
+
+def _history_arguments(body: dict[str, Any]) -> list[str]:
+    return [
+        call["function"].get("arguments") or ""
+        for message in body.get("messages", [])
+        for call in message.get("tool_calls") or ()
+    ]
+
+
+def test_a_strict_endpoint_scores_repaired_and_refused_calls(strict_run: StrictRun) -> None:
+    """No error rows: every request's history carries arguments a strict endpoint parses (the
+    JSON object the engine ran, or ``{}`` for a refused call), each row scores as the engine
+    scores it, and the trace keeps the model's raw text."""
+    errors = [(_key(t), t["errors"]) for t in strict_run.raw if not t["ok"]]
+    assert errors == [], f"{len(errors)}/{len(strict_run.raw)} error rows: {errors[:2]}"
+    assert sorted(map(_key, strict_run.raw)) == sorted(STRICT_ASSIGNED)
+    for body in strict_run.bodies:
+        for arguments in _history_arguments(body):
+            assert isinstance(json.loads(arguments), dict), arguments
+    engine = _engine(STRICT_ROWS, STRICT_ASSIGNED)
+    for trace in strict_run.raw:
+        _assert_matches_engine(_flatten(trace), engine[_key(trace)])
+        first_call = next(
+            n["message"]["tool_calls"][0]["function"]["arguments"]
+            for n in trace["nodes"]
+            if n["message"].get("tool_calls")
+        )
+        engine_call = next(m for m in engine[_key(trace)].messages if m.get("tool_calls"))
+        assert first_call == engine_call["tool_calls"][0]["function"]["arguments"]
+        assert not first_call.lstrip().startswith("{") or not first_call.rstrip().endswith("}")
+
+
 # --- the launcher: rl --dry-run, then the env servers it wrote -------------------------------
 
 
@@ -312,6 +383,7 @@ class DryRun:
     config: Path
     run_dir: Path
     output: str
+    output_dir: Path
 
     def env_configs(self) -> list[Path]:
         return sorted((self.run_dir / "configs" / "envs").glob("*/*.json"))
@@ -327,14 +399,43 @@ def dry_runs(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> list[DryRu
         target = work / config.stem
         command = ["rl", "@", str(config), "--dry-run", "--output-dir", str(target)]
         command += ["--orchestrator.env-server-base-port", str(base + 2 * index)]
+        if _multi_node(config):  # the cluster settings, as the config's header says
+            command += [f"--slurm.{key}={value}" for key, value in CLUSTER.items()]
         proc = run(command, primerl_env(venv), work)
         assert proc.returncode == 0, (config.name, (proc.stdout + proc.stderr)[-4000:])
         run_dirs = [p.parent.parent for p in target.rglob("configs/orchestrator.json")]
         assert len(run_dirs) == 1, (config.name, run_dirs)
-        return DryRun(config, run_dirs[0], proc.stdout + proc.stderr)
+        return DryRun(config, run_dirs[0], proc.stdout + proc.stderr, target)
 
     with ThreadPoolExecutor(max_workers=3) as pool:
         return list(pool.map(dry_run, range(len(CONFIGS)), CONFIGS))
+
+
+def _multi_node(config: Path) -> bool:
+    return tomllib.loads(config.read_text())["deployment"].get("type") == "multi_node"
+
+
+def test_multi_node_dry_run_writes_the_cluster_settings(dry_runs: list[DryRun]) -> None:
+    """The sbatch script the launcher writes carries the partition and account given on the
+    command line (prime-rl's default partition is ``cluster``)."""
+    multi = [dry for dry in dry_runs if _multi_node(dry.config)]
+    assert multi
+    for dry in multi:
+        scripts = [
+            p for p in dry.run_dir.parent.rglob("*") if p.is_file() and "#SBATCH" in _text_of(p)
+        ]
+        assert scripts, (dry.config.name, dry.output[-2000:])
+        lines = {line.strip() for path in scripts for line in path.read_text().splitlines()}
+        assert f"#SBATCH --partition={CLUSTER['partition']}" in lines, sorted(lines)[:40]
+        assert f"#SBATCH --account={CLUSTER['account']}" in lines
+        assert "#SBATCH --partition=cluster" not in lines
+
+
+def _text_of(path: Path) -> str:
+    try:
+        return path.read_text()
+    except UnicodeDecodeError:
+        return ""
 
 
 def test_every_main_config_dry_runs(dry_runs: list[DryRun]) -> None:
