@@ -68,7 +68,16 @@ CONFIGS = sorted(
     if entry["kind"] == "rl" and entry["prime_rl"]["ref"] == "main"
 )
 DRIVEN_ROWS = 2  # tasks sent to each launcher-written env server
-CLUSTER = {"partition": "bs4-test-partition", "account": "bs4-test-account"}
+# Every cluster setting the multi-node config's header documents, as a user would pass it.
+CLUSTER = {
+    "partition": "bs4-test-partition",
+    "account": "bs4-test-account",
+    "nodelist": "bs4-node[1-2]",
+    "exclude": "bs4-node3",
+    "project-dir": "/opt/bs4-prime-rl",
+    "shared-fs": "false",
+    "pre-run-command": "echo bs4-pre-run",
+}
 
 
 @pytest.fixture(scope="module")
@@ -419,7 +428,10 @@ def dry_runs(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> list[DryRu
         command = ["rl", "@", str(config), "--dry-run", "--output-dir", str(target)]
         command += ["--orchestrator.env-server-base-port", str(base + 2 * index)]
         if _multi_node(config):  # the cluster settings, as the config's header says
-            command += [f"--slurm.{key}={value}" for key, value in CLUSTER.items()]
+            command += [arg for key, value in CLUSTER.items() for arg in (f"--slurm.{key}", value)]
+            packages = "lib/python*/site-packages/prime_rl/templates"
+            template = next(venv.glob(f"{packages}/multi_node_rl.sbatch.j2"))
+            command += ["--slurm.template-path", str(template)]
         proc = run(command, primerl_env(venv), work)
         assert proc.returncode == 0, (config.name, (proc.stdout + proc.stderr)[-4000:])
         run_dirs = [p.parent.parent for p in target.rglob("configs/orchestrator.json")]
@@ -435,8 +447,9 @@ def _multi_node(config: Path) -> bool:
 
 
 def test_multi_node_dry_run_writes_the_cluster_settings(dry_runs: list[DryRun]) -> None:
-    """The sbatch script the launcher writes carries the partition and account given on the
-    command line (prime-rl's default partition is ``cluster``)."""
+    """The sbatch script the launcher writes carries every cluster setting given on the command
+    line as the config's header says (prime-rl's default partition is ``cluster``); a node-local
+    venv (``shared-fs false``) makes it run ``uv sync`` on every node."""
     multi = [dry for dry in dry_runs if _multi_node(dry.config)]
     assert multi
     for dry in multi:
@@ -445,9 +458,12 @@ def test_multi_node_dry_run_writes_the_cluster_settings(dry_runs: list[DryRun]) 
         ]
         assert scripts, (dry.config.name, dry.output[-2000:])
         lines = {line.strip() for path in scripts for line in path.read_text().splitlines()}
-        assert f"#SBATCH --partition={CLUSTER['partition']}" in lines, sorted(lines)[:40]
-        assert f"#SBATCH --account={CLUSTER['account']}" in lines
+        for key in ("partition", "account", "nodelist", "exclude"):
+            assert f"#SBATCH --{key}={CLUSTER[key]}" in lines, (key, sorted(lines)[:40])
         assert "#SBATCH --partition=cluster" not in lines
+        assert f"export PROJECT_DIR={CLUSTER['project-dir']}" in lines
+        assert CLUSTER["pre-run-command"] in lines
+        assert any(line.startswith("srun --ntasks-per-node=1 bash") for line in lines)
 
 
 def _text_of(path: Path) -> str:
