@@ -171,14 +171,10 @@ def apply_training_config(args: argparse.Namespace) -> tuple[argparse.Namespace,
     if given:
         flags = ", ".join("--" + name.replace("_", "-") for name in given)
         raise ConfigError(f"{flags}: set by --config {args.config}; leave these flags out")
-    if args.num is not None and arguments["num"] is not None and args.num > arguments["num"]:
-        raise ConfigError(f"--num {args.num}: the config's source has {arguments['num']} rows")
-    num = args.num if args.num is not None else arguments.pop("num")
-    arguments.pop("num", None)
+    rows = arguments.pop("num")
+    if args.num is not None and rows is not None and args.num > rows:
+        raise ConfigError(f"--num {args.num}: the config's source has {rows} rows")
+    num = args.num if args.num is not None else rows
     if num is None and arguments.get("split") == "train":
         raise ConfigError("the config's train source streams the train split; give --num")
-    updated = argparse.Namespace(
-        **{**vars(args), **{k: v for k, v in arguments.items() if v is not None}}
-    )
-    updated.num = num
-    return updated, record
+    return argparse.Namespace(**{**vars(args), **arguments, "num": num}), record
