@@ -8,6 +8,7 @@ everything, torch first through scripts/install_torch.py (the pinned CPU build).
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,9 +22,12 @@ def _plan(target: str, tmp_path: Path) -> list[str]:
     make = shutil.which("make")
     if make is None:
         pytest.fail("make is not installed")
+    # Under ``make test`` the parent's MAKELEVEL/MAKEFLAGS would make this make print
+    # "Entering/Leaving directory" lines around the plan.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
     proc = subprocess.run(
-        [make, "-n", f"VENV={tmp_path / 'venv'}", target],
-        cwd=ROOT, capture_output=True, text=True, timeout=60, check=True,
+        [make, "-n", "--no-print-directory", f"VENV={tmp_path / 'venv'}", target],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True,
     )  # fmt: skip
     return proc.stdout.splitlines()
 

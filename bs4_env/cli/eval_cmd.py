@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bs4_env.cli.eval_config import GivenFlag, apply_training_config
 from bs4_env.episode.engine import Budgets
 from bs4_env.episode.executors import EXECUTOR_KINDS, make_executor
 from bs4_env.evaluation.report import format_table
@@ -25,6 +26,7 @@ from bs4_env.evaluation.turns import Policy
 from bs4_env.pages.pageset import DEFAULT_MAX_PAGE_BYTES
 from bs4_env.pages.selection import page_rows, page_task_builder, pages_header
 from bs4_env.real.reference import reference_program
+from bs4_env.sandbox.base import DEFAULT_TIMEOUT_S
 from bs4_env.tasks.manifest import load_manifest
 from bs4_env.tasks.model import Task
 from bs4_env.tasks.modes import MODES, DatasetConfig, build_rows
@@ -35,37 +37,62 @@ INTERRUPTED = 130  # the shell's status for a command ended by SIGINT
 
 
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config",
+        type=Path,
+        help="a prime-rl training config: take turns, tool calls, output cap, timeout, tokens, "
+        "sampling and task selection from one of its sources (then leave those flags out)",
+    )
+    parser.add_argument(
+        "--source", help="with --config: the source's name (default: its first eval source)"
+    )
     parser.add_argument("--model", "-m", help="model name; omit to run the reference policy")
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint (default: by key found)")
     parser.add_argument("--api-key-var", help="env var holding the API key")
-    parser.add_argument("--split", choices=sorted(SPLIT_BASES), help="default: bench")
-    parser.add_argument("--mode", choices=MODES, help="default: all")
+    parser.add_argument("--split", action=GivenFlag, default="bench", choices=sorted(SPLIT_BASES))
+    parser.add_argument("--mode", action=GivenFlag, default="all", choices=MODES)
     parser.add_argument(
         "--pages",
+        action=GivenFlag,
         help="evaluate labelled pages instead: 'real' (fetch its pages first: bs4-env real "
         "fetch) or your rows file (JSONL; docs/real-pages.md); -n takes a prefix that covers "
         "every family in proportion",
     )
     parser.add_argument(
         "--max-page-bytes",
+        action=GivenFlag,
         type=int,
         default=DEFAULT_MAX_PAGE_BYTES,
         help="with --pages: refuse rows whose page is larger",
     )
-    parser.add_argument("--difficulty", help="comma-separated difficulties")
-    parser.add_argument("--archetypes", help="comma-separated archetype ids")
+    parser.add_argument("--difficulty", action=GivenFlag, help="comma-separated difficulties")
+    parser.add_argument("--archetypes", action=GivenFlag, help="comma-separated archetype ids")
     parser.add_argument("--num", "-n", type=int, help="number of tasks (bench: manifest prefix)")
-    parser.add_argument("--seed", type=int, help="shuffle seed for train/eval rows")
+    parser.add_argument(
+        "--seed", action=GivenFlag, type=int, help="shuffle seed for train/eval rows"
+    )
     parser.add_argument("--concurrency", "-c", type=int, default=8)
-    parser.add_argument("--max-tokens", type=int, default=4096, help="per model turn")
-    parser.add_argument("--temperature", type=float, default=0.0)
-    parser.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
-    parser.add_argument("--max-tool-calls", type=int, default=Budgets().max_tool_calls)
+    parser.add_argument(
+        "--max-tokens", action=GivenFlag, type=int, default=4096, help="per model turn"
+    )
+    parser.add_argument("--temperature", action=GivenFlag, type=float, default=0.0)
+    parser.add_argument("--max-turns", action=GivenFlag, type=int, default=DEFAULT_MAX_TURNS)
+    parser.add_argument(
+        "--max-tool-calls", action=GivenFlag, type=int, default=Budgets().max_tool_calls
+    )
     parser.add_argument(
         "--max-output-bytes",
+        action=GivenFlag,
         type=int,
         default=Budgets().max_output_bytes,
         help="sandbox cap on stdout and on stderr per run_python call (training configs: 3000)",
+    )
+    parser.add_argument(
+        "--timeout-s",
+        action=GivenFlag,
+        type=float,
+        default=DEFAULT_TIMEOUT_S,
+        help="per run_python call",
     )
     parser.add_argument("--max-retries", type=int, default=4, help="retries per model request")
     parser.add_argument(
@@ -78,7 +105,9 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         default=True,
         help="skip rollouts finished by an earlier run of this output; rerun its error rows",
     )
-    parser.add_argument("--executor", default="local", choices=EXECUTOR_KINDS, help="sandbox")
+    parser.add_argument(
+        "--executor", action=GivenFlag, default="local", choices=EXECUTOR_KINDS, help="sandbox"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     show_defaults(parser)
 
@@ -140,14 +169,15 @@ def _policy_factory(args: argparse.Namespace) -> tuple[Any, str]:
 def _selection(args: argparse.Namespace) -> tuple[Sequence[Row], TaskFor, dict[str, Any]]:
     """The rows to run, how to build their tasks, and the header fields naming them."""
     if args.pages is not None:
+        given: set[str] = getattr(args, "given_flags", set())
         clash = [f"--{name}" for name in ("split", "mode", "difficulty", "archetypes", "seed")
-                 if getattr(args, name) is not None]  # fmt: skip
+                 if name in given]  # fmt: skip
         if clash:
             raise ValueError(f"--pages chooses its own rows; drop {', '.join(clash)}")
         rows = page_rows(args.pages, args.max_page_bytes, args.num)
         header = {"split": rows[0].split, **pages_header(args.pages, args.max_page_bytes)}
         return rows, page_task_builder(args.pages, args.max_page_bytes), header
-    split, mode = args.split or "bench", args.mode or "all"
+    split, mode = args.split, args.mode
     config = DatasetConfig.from_kwargs(
         split=split,
         mode=mode,
@@ -165,6 +195,11 @@ def _selection(args: argparse.Namespace) -> tuple[Sequence[Row], TaskFor, dict[s
 
 
 async def _run(args: argparse.Namespace) -> int:
+    training = None
+    if args.config is not None:
+        args, training = apply_training_config(args)
+    elif args.source is not None:
+        raise ValueError("--source names a source of --config; give --config too")
     rows, task_for, selected = _selection(args)
     policy_for, model = _policy_factory(args)
     split = selected["split"]
@@ -176,9 +211,17 @@ async def _run(args: argparse.Namespace) -> int:
         **selected,
         "temperature": args.temperature,
         "max_tokens": args.max_tokens,
+        "max_turns": args.max_turns,
+        "max_tool_calls": args.max_tool_calls,
         "max_output_bytes": args.max_output_bytes,
+        "timeout_s": args.timeout_s,
+        "training_config": training.record() if training is not None else None,
     }
-    budgets = Budgets(max_tool_calls=args.max_tool_calls, max_output_bytes=args.max_output_bytes)
+    budgets = Budgets(
+        max_tool_calls=args.max_tool_calls,
+        timeout_s=args.timeout_s,
+        max_output_bytes=args.max_output_bytes,
+    )
     kept = partial_path(output)
     print(
         f"bs4-env eval: {len(rows)} rollouts of {model} on the {split} split, "

@@ -117,7 +117,10 @@ class ScriptedServer:
         tasks: Sequence[Task] = (),
     ) -> None:
         self.tasks: dict[str, Task] = {}
-        built = [build_task(row.archetype_id, row.seed, row.split) for row in rows]
+        # One row may come from several configs' sources; two *different* tasks must not share a
+        # prompt, since the prompt is how a request finds its task.
+        distinct = dict.fromkeys(rows)
+        built = [build_task(row.archetype_id, row.seed, row.split) for row in distinct]
         for task in [*built, *tasks]:  # ``tasks``: labelled pages (their prompts must differ)
             prompt = user_prompt(task)
             if prompt in self.tasks:

@@ -29,6 +29,7 @@ from bs4_env.episode.executors import make_executor
 from bs4_env.episode.tool_schema import openai_tools
 from bs4_env.episode.tool_text import without_timing
 from bs4_env.evaluation.rollout import Rollout, run_rollout
+from bs4_env.evaluation.scripted import MalformedThenReferencePolicy
 from bs4_env.grading.rubric import TIMING_COMPONENTS
 from bs4_env.integrations.verifiers_classic.transcript import COMPONENTS, text_of
 from bs4_env.integrations.verifiers_classic.venvs import ensure_venv
@@ -101,7 +102,10 @@ def classic_bin() -> Path:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[ScriptedServer]:
-    with ScriptedServer(ROWS) as srv:
+    """A strict endpoint: a history whose tool-call arguments are no JSON object is an HTTP
+    500 (as llama.cpp and vLLM's chat preprocessing answer), so the malformed and raw-source
+    policies score only if the history carries the arguments the engine ran."""
+    with ScriptedServer(ROWS, strict_history=True) as srv:
         yield srv
 
 
@@ -243,8 +247,11 @@ def test_classic_advertises_the_engine_tools(classic_runs: dict[str, ClassicRun]
 
 
 def test_malformed_arguments_repaired_by_the_engine(classic_runs: dict[str, ClassicRun]) -> None:
-    """The truncated first call is refused by the engine's repair, not verifiers' json.loads."""
+    """The truncated first call is refused by the engine's repair, not verifiers' json.loads;
+    the saved completion keeps the model's raw text (the strict endpoint got ``{}``)."""
     for record in classic_runs["malformed"].records:
+        first_call = next(c for m in record["completion"] for c in _calls(m))
+        assert first_call["arguments"] == MalformedThenReferencePolicy.TRUNCATED
         first_reply = next(m for m in record["completion"] if m["role"] == "tool")
         assert text_of(first_reply["content"]).startswith("error: ")
         assert "Expecting" not in text_of(first_reply["content"])  # json.JSONDecodeError text

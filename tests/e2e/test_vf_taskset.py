@@ -65,7 +65,9 @@ def test_entry_module_exports_exactly_one_taskset_harness_and_env(api: SimpleNam
 
 
 def test_load_is_lazy_and_builds_our_prompts(api: SimpleNamespace) -> None:
-    taskset = api.Taskset(api.Config(split="train"))  # 440k rows
+    """A finite selection's rows carry the real request (the train stream's rows defer it to
+    the env worker: test_vf_train_stream.py)."""
+    taskset = api.Taskset(api.Config(split="eval"))
     tasks = list(taskset.take(3))
     assert len(tasks) == 3
     for task in tasks:
@@ -75,7 +77,7 @@ def test_load_is_lazy_and_builds_our_prompts(api: SimpleNamespace) -> None:
         assert data.system_prompt == SYSTEM_PROMPT
         assert data.difficulty == engine_task.difficulty.value
         assert data.category == engine_task.category.value
-        assert task.key == f"train/{data.archetype}/{data.seed}"
+        assert task.key == f"eval/{data.archetype}/{data.seed}"
 
 
 def test_task_data_never_carries_the_truth(api: SimpleNamespace) -> None:

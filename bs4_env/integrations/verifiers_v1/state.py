@@ -4,7 +4,9 @@ and the one function both sides use to run a tool call through the episode engin
 verifiers syncs the whole state before and after every tool call (last write wins; calls of
 one turn run one after another), so the engine's ``EpisodeState`` rides here as a dict and
 every call rebuilds ``Episode(task, executor, budgets, state)`` around it. Tasks are rebuilt
-from their identity (archetype, seed, split) and kept in a small LRU cache per process.
+from their identity (archetype, seed, split), off the event loop (a page can take tens of
+milliseconds to generate, and every rollout of the process shares the loop), and kept in a
+small LRU cache per process.
 """
 
 from __future__ import annotations
@@ -55,6 +57,13 @@ def task_of(archetype: str, seed: int, split: str, pages: str, max_page_bytes: i
     return cached_task(archetype, seed, split)
 
 
+async def task_off_loop(
+    archetype: str, seed: int, split: str, pages: str, max_page_bytes: int
+) -> Task:
+    """``task_of`` without blocking the event loop (a page is generated or read in a thread)."""
+    return await asyncio.to_thread(task_of, archetype, seed, split, pages, max_page_bytes)
+
+
 def start_state(state: BS4State, task: Task, pages: str = "", max_page_bytes: int = 0) -> None:
     """Point a fresh rollout state at ``task`` (called in ``Task.setup`` on the host)."""
     state.archetype, state.seed, state.split = task.archetype_id, task.seed, task.split
@@ -79,6 +88,10 @@ async def call_on_state(
     budgets: Budgets,
 ) -> str:
     """Run one tool call with the engine's semantics and write the episode state back."""
+    if state.archetype:  # else episode_of says that setup did not run
+        await task_off_loop(
+            state.archetype, state.seed, state.split, state.pages, state.max_page_bytes
+        )
     episode = episode_of(state, executor, budgets)
     reply = await episode.call_tool(name, raw_arguments)
     state.episode = episode.state.as_dict()

@@ -1,8 +1,10 @@
 """The verifiers ``Task``: task data columns, host-side hooks, reward and metrics.
 
-* ``setup`` (host, before the tool server sees the rollout) writes the task identity and a
-  fresh ``EpisodeState`` into ``trace.state``.
-* ``answer_unrunnable_calls`` is a request hook: a tool call the MCP tool cannot take as sent
+* ``setup`` (host, before the tool server sees the rollout) generates the task off the event
+  loop and writes its identity and a fresh ``EpisodeState`` into ``trace.state``.
+* ``answer_unrunnable_calls`` is a request hook. When the harness opens a train-stream row's
+  conversation, it writes the task's request over the row's deferred prompt
+  (``deferred_prompt``). Later, a tool call the MCP tool cannot take as sent
   (bad JSON, wrong key, double-encoded, unknown tool) is answered on the host through the same
   ``Episode.call_tool`` (which repairs or refuses it) against ``trace.state``, with a gating
   harness (verifiers >= 0.4) before it runs and with the gate-less one prime-rl pins when the
@@ -23,7 +25,13 @@ import verifiers.v1 as vf
 
 from bs4_env.checks.solvability import best_reward, play_reference
 from bs4_env.episode.engine import Budgets
+from bs4_env.episode.prompt import user_prompt
 from bs4_env.integrations.verifiers_v1.config import BS4RolloutToolsetConfig, BS4TaskConfig
+from bs4_env.integrations.verifiers_v1.deferred_prompt import (
+    deferred_prompt,
+    opens_deferred,
+    write_request,
+)
 from bs4_env.integrations.verifiers_v1.host_calls import (
     answer_gate_probe,
     answer_harness_errors,
@@ -38,6 +46,7 @@ from bs4_env.integrations.verifiers_v1.state import (
     episode_of,
     start_state,
     task_of,
+    task_off_loop,
 )
 
 __all__ = ["COMPONENTS", "INFO_KEY", "BS4Task", "BS4TaskData", "runs_on_toolset"]
@@ -111,7 +120,8 @@ class BS4Task(vf.Task[BS4TaskData, BS4State, BS4TaskConfig]):
     async def setup(self, trace: vf.Trace, runtime: vf.Runtime) -> None:
         data: BS4TaskData = self.data
         pages, cap = data.pages or "", data.max_page_bytes or 0
-        task = task_of(data.archetype, data.seed, data.split, pages, cap)
+        # Built off the event loop: a draw from the train stream never generated the page.
+        task = await task_off_loop(data.archetype, data.seed, data.split, pages, cap)
         start_state(trace.state, task, pages, cap)
 
     async def validate(self, runtime: vf.Runtime) -> bool:
@@ -137,6 +147,12 @@ class BS4Task(vf.Task[BS4TaskData, BS4State, BS4TaskConfig]):
         self, request: vf.Request, trace: vf.Trace
     ) -> vf.Request | None:
         state: BS4State = trace.state
+        if opens_deferred(request):
+            task = await task_off_loop(
+                state.archetype, state.seed, state.split, state.pages, state.max_page_bytes
+            )
+            placeholder = deferred_prompt(state.split, state.archetype, state.seed)
+            return write_request(request, placeholder, user_prompt(task))
         config: BS4TaskConfig = self.config
         executor = host_executor(config.engine.executor)
         last = request.messages[-1] if request.messages else None
