@@ -10,10 +10,17 @@ from pathlib import Path
 import pytest
 
 from bs4_env.cli.main import main
+from bs4_env.evaluation.runner import evaluate
+from bs4_env.evaluation.scripted import ReferencePolicy
+from bs4_env.evaluation.turns import Policy
 from bs4_env.integrations.verifiers_classic.options import ClassicOptions
+from bs4_env.pages.selection import page_rows, page_task_builder
 from bs4_env.pages.sets import page_set
+from bs4_env.real.reference import reference_program
+from bs4_env.sandbox.base import Executor
+from bs4_env.tasks.model import Task
 from bs4_env.tasks.modes import ConfigError
-from tests.e2e.byo_rows import write_byo_rows
+from tests.e2e.byo_rows import SHOP, write_byo_rows
 
 
 @pytest.fixture
@@ -60,8 +67,33 @@ def test_eval_pages_without_a_reference_program_says_so(
     rows = tmp_path / "rows.jsonl"
     rows.write_text(json.dumps({"id": "a", "request": "r", "answer": "x", "html": "<p>x</p>"}))
     assert main(["eval", "--pages", str(rows), "-o", str(tmp_path / "o.json"), "--quiet"]) == 3
-    record = json.loads((tmp_path / "o.json").read_text())["rollouts"][0]
+    results = json.loads((tmp_path / "o.json").read_text())
+    record = results["rollouts"][0]
     assert "no reference program for family 'page'" in record["error"]
+    # The error row is filed under the row's family and the pages category, not "unknown".
+    assert (record["archetype"], record["category"], record["difficulty"]) == (
+        "page", "pages", "medium",
+    )  # fmt: skip
+    assert set(results["by_category"]) == {"pages"}
+
+
+async def test_a_page_that_changed_after_loading_is_an_error_row_of_its_family(
+    rows_file: Path, executor: Executor, tmp_path: Path
+) -> None:
+    rows = page_rows(str(rows_file), 2_500_000)
+    (rows_file.parent / "shop.html").write_bytes(SHOP.encode("utf-8") + b" ")
+    build = page_task_builder(str(rows_file), 2_500_000)
+
+    def policy_for(task: Task) -> Policy:
+        return ReferencePolicy(lambda _messages: reference_program(task))
+
+    output = tmp_path / "o.json"
+    results = await evaluate(rows, policy_for, executor, output, {}, progress=False, task_for=build)
+    failed = [r for r in results["rollouts"] if r["error"]]
+    assert {r["archetype"] for r in failed} == {"product_price", "product_gtin"}
+    assert all("changed after the rows loaded" in r["error"] for r in failed)
+    assert {(r["category"], r["difficulty"]) for r in failed} == {("pages", "unknown")}
+    assert results["by_category"]["pages"]["errors"] == 2
 
 
 def test_classic_arguments_take_pages(rows_file: Path) -> None:

@@ -15,12 +15,16 @@ from typing import Any, Protocol
 
 from bs4_env.evaluation.rollout import Rollout
 from bs4_env.evaluation.turns import Message
+from bs4_env.pages.sets import PAGES_SPLIT, REAL
+from bs4_env.tasks.model import Category, Task
 from bs4_env.tasks.registry import RegistryError, default_registry
 from bs4_env.tasks.splits import Row
 
 PASS_THRESHOLD = 0.5
 MAX_ERROR_CHARS = 4_000
 UNKNOWN = "unknown"
+PAGE_SPLITS = frozenset({REAL, PAGES_SPLIT})
+"""The splits of labelled-page rows (``Row(family, index, split)``), never a generated split."""
 
 
 class PartialRollout(Protocol):
@@ -52,22 +56,37 @@ def rollout_record(rollout: Rollout) -> dict[str, Any]:
     }
 
 
-def error_record(row: Row, error: BaseException, partial: PartialRollout | None) -> dict[str, Any]:
-    """The error row of a rollout that raised: same keys, ``reward`` null, ``error`` set."""
-    message = f"{type(error).__name__}: {error}"
+def _described(row: Row, task: Task | None) -> tuple[str, str, bool | None]:
+    """An error row's difficulty, category and solvability: the task's own when it was built;
+    else a labelled-page row's (its family is its archetype; category ``pages``); else the
+    archetype's spec; else "unknown" (the row names no archetype: its message says so)."""
+    if task is not None:
+        return task.difficulty.value, task.category.value, task.solvable
+    if row.split in PAGE_SPLITS:  # the task failed to build: no difficulty or solvability
+        return UNKNOWN, Category.PAGES.value, None
     try:
         spec = default_registry().get(row.archetype_id)
     except RegistryError:
-        spec = None  # the row names no archetype: its message says so; grouped as "unknown"
+        return UNKNOWN, UNKNOWN, None
+    return spec.difficulty.value, spec.category.value, spec.solvable
+
+
+def error_record(
+    row: Row, error: BaseException, partial: PartialRollout | None, task: Task | None = None
+) -> dict[str, Any]:
+    """The error row of a rollout that raised: same keys, ``reward`` null, ``error`` set.
+    ``task`` is the row's task when it was built before the error."""
+    message = f"{type(error).__name__}: {error}"
     if len(message) > MAX_ERROR_CHARS:
         message = message[:MAX_ERROR_CHARS] + " [...]"
+    difficulty, category, solvable = _described(row, task)
     return {
         "archetype": row.archetype_id,
         "seed": row.seed,
         "split": row.split,
-        "difficulty": spec.difficulty.value if spec else UNKNOWN,
-        "category": spec.category.value if spec else UNKNOWN,
-        "solvable": spec.solvable if spec else None,
+        "difficulty": difficulty,
+        "category": category,
+        "solvable": solvable,
         "reward": None,
         "components": {},
         "explanation": f"rollout failed: {message}",

@@ -108,6 +108,7 @@ async def evaluate(
         async def one(row: Row) -> None:
             async with gate:
                 recorded: _Recorded | None = None
+                task: Task | None = None
                 try:
                     task = task_for(row)
                     recorded = _Recorded(policy_for(task))
@@ -116,7 +117,7 @@ async def evaluate(
                 except FatalEndpointError:
                     raise
                 except Exception as error:  # recorded as an error row with its message, not lost
-                    record = error_record(row, error, recorded)
+                    record = error_record(row, error, recorded, task)
             records.append(record)
             sink.write(json.dumps(record, ensure_ascii=False) + "\n")
             sink.flush()
