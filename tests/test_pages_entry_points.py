@@ -39,6 +39,9 @@ def test_eval_pages_runs_the_reference_programs(rows_file: Path, tmp_path: Path)
         "product_price", "product_gtin", "article_title", "article_date",
     }  # fmt: skip
     assert "mode" not in results and len(results["pages_version"]) == 12
+    # The per-call limit: the rule in the header, each rollout's limit (small pages: +0.0 s).
+    assert results["page_timeout"]["per_mb_s"] == 4.0
+    assert {r["timeout_s"] for r in results["rollouts"]} == {10.0}
 
 
 def test_eval_pages_n_is_a_stratified_prefix(rows_file: Path, tmp_path: Path) -> None:

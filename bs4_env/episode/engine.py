@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
+from bs4_env.episode.page_timeout import page_timeout_s
 from bs4_env.episode.tool_text import format_exec_result
 from bs4_env.grading.rubric import Score, ToolUsage, grade
 from bs4_env.sandbox.base import (
@@ -91,6 +92,7 @@ class Episode:
         self.score: Score | None = None
         # One call in flight per rollout: a rollout cannot hold more than one sandbox at once.
         self._running = asyncio.Lock()
+        self._page_bytes: dict[str, int] = {}  # per URL: encoding a 1 MB page costs a millisecond
 
     @property
     def current_url(self) -> str:
@@ -98,9 +100,17 @@ class Episode:
 
     @property
     def timeout_s(self) -> float:
-        """Seconds per ``run_python`` call: the task's own (a labelled page may set it), else
-        the budget's."""
-        return self.task.timeout_s or self.budgets.timeout_s
+        """Seconds per ``run_python`` call on the current page: the task's own (a labelled page
+        may set it); else, on a labelled page, the budget's scaled by the page's size
+        (``bs4_env.episode.page_timeout``); else the budget's."""
+        if self.task.timeout_s is not None:
+            return self.task.timeout_s
+        if self.task.row_id is None:
+            return self.budgets.timeout_s
+        url = self.state.current_url
+        if url not in self._page_bytes:
+            self._page_bytes[url] = len(self.current_html.encode("utf-8", "surrogatepass"))
+        return page_timeout_s(self.budgets.timeout_s, self._page_bytes[url])
 
     @property
     def current_html(self) -> str:
@@ -130,11 +140,12 @@ class Episode:
         async with self._running:
             if (refusal := self._budget_message()) is not None:
                 return refusal
+            timeout_s = self.timeout_s
             request = ExecRequest(
                 code=code,
                 html=self.current_html,
                 query=self.task.query,
-                timeout_s=self.timeout_s,
+                timeout_s=timeout_s,
                 max_output_bytes=self.budgets.max_output_bytes,
             )
             result = await self._executor.run(request)
@@ -144,7 +155,7 @@ class Episode:
         self.state.soup_runs += int(result.parsed_page)
         self.state.sandbox_errors += int(result.infra_error is not None)
         self.state.timeouts += int(result.timed_out)
-        reply = format_exec_result(result, self.timeout_s)
+        reply = format_exec_result(result, timeout_s)
         self.state.output_chars += len(reply)
         return reply
 

@@ -52,6 +52,7 @@ def rollout_record(rollout: Rollout) -> dict[str, Any]:
         "prompt_tokens": rollout.prompt_tokens,
         "completion_tokens": rollout.completion_tokens,
         "transcript": rollout.messages,
+        "timeout_s": rollout.timeout_s,
         "error": None,
     }
 
@@ -94,6 +95,7 @@ def error_record(
         "prompt_tokens": partial.prompt_tokens if partial else 0,
         "completion_tokens": partial.completion_tokens if partial else 0,
         "transcript": list(partial.messages) if partial else [],
+        "timeout_s": None,
         "error": message,
     }
 

@@ -28,6 +28,8 @@ class Rollout:
     # whose sampled ids the policy returned, (messages of ``history`` sent, the ids).
     history: list[Message] = field(default_factory=list)
     sampled: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    timeout_s: float | None = None
+    """Seconds per ``run_python`` call the episode allowed (scaled on a labelled page)."""
 
 
 async def run_rollout(
@@ -73,7 +75,15 @@ async def run_rollout(
         history.extend(replies)
     score = episode.finish(final_text)
     return Rollout(
-        task, transcript, final_text, score, prompt_tokens, completion_tokens, history, sampled
+        task,
+        transcript,
+        final_text,
+        score,
+        prompt_tokens,
+        completion_tokens,
+        history,
+        sampled,
+        episode.timeout_s,
     )
 
 

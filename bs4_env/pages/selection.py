@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bs4_env.episode.page_timeout import page_timeout_rule
 from bs4_env.pages.sets import REAL, REAL_ROWS, canonical_name, page_set, page_task
 from bs4_env.tasks.model import Task
 from bs4_env.tasks.splits import Row
@@ -49,4 +50,5 @@ def pages_header(pages: str, max_page_bytes: int) -> dict[str, Any]:
         "pages_version": rows_version(pages),
         "families": dict(sorted(loaded.families().items())),
         "max_page_bytes": max_page_bytes,
+        "page_timeout": page_timeout_rule(),
     }
