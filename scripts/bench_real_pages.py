@@ -4,9 +4,11 @@
 
 Every distinct page of the set runs ``make_soup(parser)`` in the local sandbox at the default
 budget (one ``run_python`` call per page and parser, through ``Episode``), and the same with
-``BeautifulSoup(HTML.encode(), parser)``; prints page-size quantiles, per-parser call times
-(median, p90, max), timeouts and infrastructure errors, and the generated bench's page sizes
-measured in the same run as the baseline. Fetch the pages first (``bs4-env real fetch``).
+``BeautifulSoup(HTML.encode(), parser)``, each call under the engine's limit for its page (the
+budget's 10 s plus 4 s per MB, ``bs4_env.episode.page_timeout``); prints page-size quantiles,
+per-parser call times (median, p90, max), timeouts and infrastructure errors, and the
+generated bench's page sizes measured in the same run as the baseline. Fetch the pages first
+(``bs4-env real fetch``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 
 from bs4_env.episode.engine import Budgets, Episode
 from bs4_env.episode.executors import make_executor
+from bs4_env.episode.page_timeout import page_timeout_rule
 from bs4_env.pages.sets import page_set
 from bs4_env.sandbox.base import PARSERS
 from bs4_env.tasks.manifest import load_manifest
@@ -92,6 +95,7 @@ async def run(
         "pages": len(sizes),
         "rows": len(loaded),
         "timeout_s": budgets.timeout_s,
+        "page_timeout": page_timeout_rule(),
         "page_bytes": quantiles([float(s) for s in sizes]),
         "bench_page_bytes": quantiles([float(s) for s in bench]),
         "size_ratio_median": round(statistics.median(sizes) / statistics.median(bench), 2),
