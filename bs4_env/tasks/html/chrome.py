@@ -13,6 +13,7 @@ from html import escape
 from random import Random
 
 from bs4_env.tasks.html import bulk, lookalikes, pools, sites, widgets
+from bs4_env.tasks.html.blocker_copies import Copy
 from bs4_env.tasks.html.chrome_text import ChromeText, chrome_text
 from bs4_env.tasks.model import DIFFICULTY_RANK, Difficulty, LimitReason
 from bs4_env.tasks.rng import token
@@ -122,9 +123,17 @@ def wrap_page(
     blocks = noise_blocks(rng, difficulty, text)
     # Harmless widgets sit in the main region, framed like data blocks, as often as a
     # blocker does there: "the widget in <main>" must not point at the blocker.
+    # Copies of blocking elements stand in the main region as blockers do, in the same
+    # frames, with the parts a blocker puts in the head there as often.
     in_main: list[str] = []
     for widget in widgets.page_widgets(rng, difficulty, limitation):
-        if rng.random() < MAIN_SHARE:
+        if isinstance(widget, Copy):
+            in_main.append(widget.block)
+            if widget.in_head:
+                extra_head += widget.loose
+            elif widget.loose:
+                in_main.append(widget.loose)
+        elif rng.random() < MAIN_SHARE:
             in_main.append(lookalikes.framed(rng, widget))
         else:
             blocks.append(widget)

@@ -18,7 +18,8 @@ from html import escape
 from random import Random
 from types import MappingProxyType
 
-from bs4_env.tasks.html import feeds, lookalikes, pools
+from bs4_env.tasks.html import blocker_copies, feeds, lookalikes, pools
+from bs4_env.tasks.html.blocker_copies import Copy
 from bs4_env.tasks.model import DIFFICULTY_RANK, Difficulty, LimitReason
 from bs4_env.tasks.rng import token
 
@@ -242,15 +243,24 @@ def widget_count(rng: Random, difficulty: Difficulty, blocking: bool) -> int:
     return count - 1 if blocking else count
 
 
+COPY_SHARE = 1.0
+"""Chance that a harmless widget is a copy of its kind's blocking element
+(``blocker_copies``) rather than one of the generic ``WIDGETS``."""
+
+
 def page_widgets(
     rng: Random, difficulty: Difficulty, limitation: LimitReason | None = None
-) -> list[str]:
-    """The harmless widgets of one page, in random order."""
+) -> list[str | Copy]:
+    """The harmless widgets of one page, in random order: markup for the chrome or the main
+    region, or a framed copy of a blocking element for the main region."""
     if limitation is not None and DIFFICULTY_RANK[difficulty] == 0:
         raise ValueError("limitation pages need chrome of difficulty easy or above")
-    chosen: list[str] = []
+    chosen: list[str | Copy] = []
     for reason, builders in WIDGETS.items():
         for _ in range(widget_count(rng, difficulty, blocking=reason is limitation)):
-            chosen.append(rng.choice(builders)(rng))
+            if rng.random() < COPY_SHARE:
+                chosen.append(blocker_copies.COPIES[reason](rng))
+            else:
+                chosen.append(rng.choice(builders)(rng))
     rng.shuffle(chosen)
     return chosen
