@@ -4,7 +4,8 @@ Real pages bury the content among navigation, ads, trackers, cookie banners, hid
 modals and widgets. The amount of chrome grows with difficulty so HTML size grows with it
 too; the site template (``sites``) varies how the frame is built; ``widgets`` puts the
 signatures of unextractable content (canvas, fetch scripts, PDFs, challenges, ...) on every
-page in harmless roles, so their presence alone never tells a limitation page.
+page in harmless roles, so their presence alone never tells a limitation page; most of them
+are copies of the blocking elements (``blocker_copies``), framed and placed as blockers are.
 """
 
 from __future__ import annotations
