@@ -1,25 +1,40 @@
 # Two set-up commands for a fresh machine (see README): `make eval` and `make test`.
-# Each creates .venv with Python >= 3.11 and installs the project before running.
+# Each creates .venv with Python >= 3.11 and installs what it needs before running:
+# `make eval` the package with its `eval` extra only, `make test` everything (dev, learn).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 TORCH_VERSION ?= 2.13.0
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
+# Where `make test` takes torch from when no local wheel has it (see scripts/install_torch.py):
+# e.g. TORCH_INDEX=https://download.pytorch.org/whl/cpu for the CPU build.
+TORCH_INDEX ?=
+HASH := $(shell cat pyproject.toml | sha256sum | cut -c1-12)
+EVAL_STAMP := $(VENV)/.installed-eval-$(HASH)
+STAMP := $(VENV)/.installed-$(HASH)
 
 .PHONY: eval test test-fast lint bench browser primerl-venv test-sandbox-unprivileged
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	# torch first, pinned: the learn extra's tests need only its CPU build (torch 2.13.0 here is
-	# the local CPU wheel; an unpinned torch would pull the multi-GB CUDA build).
-	$(BIN)/python -m pip install --quiet 'torch==$(TORCH_VERSION)'
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
 
-## The main job: evaluate (no endpoint configured -> the reference policy on the bench split).
-eval: $(STAMP)
-	$(BIN)/bs4-env eval $(ARGS)
+# The main job's install: the package and its `eval` extra (no torch, no test tools).
+$(EVAL_STAMP): pyproject.toml | $(BIN)/python
+	@echo "installing beautiful-soup-env with its eval extra into $(VENV)"
+	$(BIN)/python -m pip install --quiet -e '.[eval]'
+	touch $(EVAL_STAMP)
+
+# Everything: torch first, pinned to the CPU build the learn extra's tests need (an unpinned
+# torch would pull the multi-GB CUDA build), then the dev extra (eval, report, learn, tools).
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python scripts/install_torch.py $(TORCH_VERSION) $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP) $(EVAL_STAMP)
+
+## The main job: evaluate (no --model -> the reference policy on the bench split). bs4-env eval
+## says how many rollouts it will run and where the results go before it starts.
+eval: $(EVAL_STAMP)
+	@$(BIN)/bs4-env eval $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -34,14 +34,14 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CONFIG = ROOT / "configs" / "prime-rl" / "qwen3-4b-lora-2xh100.toml"
 
 
-def _reexec_in_primerl_venv() -> None:
-    """Run this script again under the prime-rl venv (which must be built)."""
+def reexec_in_primerl_venv(script: str) -> None:
+    """Run ``script`` again (same arguments) under the prime-rl venv (which must be built)."""
     check = [sys.executable, str(ROOT / "scripts" / "primerl_venv.py"), "--check"]
     proc = subprocess.run(check, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise SystemExit(proc.stderr.strip() or "prime-rl venv missing")
     python = Path(proc.stdout.strip()) / "bin" / "python"
-    os.execv(python, [str(python), __file__, *sys.argv[1:]])
+    os.execv(python, [str(python), script, *sys.argv[1:]])
 
 
 def peak_rss_mib() -> float:
@@ -108,7 +108,7 @@ def main() -> None:
     try:
         import prime_rl  # noqa: F401
     except ImportError:
-        _reexec_in_primerl_venv()
+        reexec_in_primerl_venv(__file__)
     sys.path.insert(0, str(ROOT))
     from prime_rl.configs.orchestrator import EvalSourceConfig, TrainSourceConfig
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU recipe: baseline eval -> SFT warm start -> merge -> RL -> eval after -> like-for-like report.
 #
-# One command per hardware shape (README "Train (prime-rl)"), run on the GPU machine from this
+# One command per hardware shape (docs/warm-start.md), run on the GPU machine from this
 # checkout, with a prime-rl checkout at the pinned commit (559b447, `uv sync` done, this
 # environment installed into its venv as the README says) and `bs4-env` on PATH:
 #
@@ -15,8 +15,8 @@
 # data-parallel replicas and the trainer on GPUs 6-7, so its eval servers use GPUs 0-5 too).
 #
 # Stages, in order:
-#   1. baseline: vLLM serves the shape's base model; `bs4-env eval` on the bench (like-for-like
-#                flags)
+#   1. baseline: vLLM serves the shape's base model; `bs4-env eval --config <shape's rl config>`
+#                (its eval source: the bench prefix with training's budgets and sampling)
 #   2. sft:      `bs4-env sft-data`, then `uv run sft @ <shape's *.sft.toml>`
 #   3. merge:    the SFT LoRA (a DCP checkpoint: prime-rl 559b447 has no merge/export tool)
 #                folded into the base model by scripts/merge_sft_lora.py
@@ -38,10 +38,6 @@ PORT=8000
 BASE_URL="http://localhost:$PORT/v1"
 LORA_NAME="bs4"
 SFT_EPISODES=3000
-# The like-for-like eval flags (README "Evaluate the trained LoRA like for like"): one array,
-# used verbatim by both evals, so before and after cannot drift apart.
-EVAL_FLAGS=(--base-url "$BASE_URL" --api-key-var VLLM_API_KEY --split bench -n 200
-  --temperature 0 --max-tokens 1024 --max-turns 10 --max-tool-calls 8 --max-output-bytes 3000)
 # Server flags shared by both eval servers (the README's `vllm serve` line); the shape adds its
 # GPUs (SERVE_GPUS) and any data parallelism (SERVE_FLAGS).
 VLLM_FLAGS=(--port "$PORT" --max-model-len 32768 --enable-auto-tool-choice
@@ -134,6 +130,10 @@ select_shape() {
   for config in "$SFT_CONFIG" "$RL_CONFIG" ${INFERENCE_CONFIG:+"$INFERENCE_CONFIG"}; do
     [[ -f "$config" ]] || die "config missing: $config"
   done
+  # The like-for-like eval flags (docs/training-scale.md): one array, used verbatim by both
+  # evals; `--config` takes the RL config's eval source (bench prefix, sampling, turn, tool-call
+  # and output caps), so neither eval can drift from what training measured.
+  EVAL_FLAGS=(--base-url "$BASE_URL" --api-key-var VLLM_API_KEY --config "$RL_CONFIG")
   SFT_RUN="bs4-$SHAPE-sft"
   RL_RUN="bs4-$SHAPE-warm"
   SFT_DATA="$OUT/sft-data"

@@ -1,4 +1,4 @@
-"""Regenerate the README's archetype table from the registry."""
+"""Regenerate docs/archetypes.md's archetype table (linked from the README) from the registry."""
 
 import re
 from pathlib import Path
@@ -6,9 +6,9 @@ from pathlib import Path
 from bs4_env.cli.catalog import markdown_table
 
 if __name__ == "__main__":
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    text = readme.read_text(encoding="utf-8")
+    page = Path(__file__).resolve().parents[1] / "docs" / "archetypes.md"
+    text = page.read_text(encoding="utf-8")
     block = f"<!-- archetypes:start -->\n{markdown_table()}\n<!-- archetypes:end -->"
     text = re.sub(r"<!-- archetypes:start -->.*?<!-- archetypes:end -->", block, text, flags=re.S)
-    readme.write_text(text, encoding="utf-8")
-    print(f"updated {readme}")
+    page.write_text(text, encoding="utf-8")
+    print(f"updated {page}")

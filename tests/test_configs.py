@@ -142,6 +142,29 @@ def test_splits_curriculum_and_gpus(path: Path) -> None:
     assert (entry["companion"] is not None) == shared
 
 
+MULTI_NODE = [p for p in RL_CONFIGS if load_toml(p)["deployment"].get("type") == "multi_node"]
+# prime-rl's SLURM settings that describe the job, not the cluster it lands on.
+JOB_SETTINGS = {"job_name", "time", "cleanup_grace_period"}
+
+
+@pytest.mark.parametrize("path", MULTI_NODE, ids=_name)
+def test_multi_node_config_says_how_each_cluster_setting_is_set(path: Path) -> None:
+    """prime-rl writes its defaults (partition ``cluster``, no account, the current directory
+    as the project) into the sbatch script unless told otherwise: the header names the flag
+    for each cluster setting of prime-rl's ``SlurmConfig`` the config leaves unset."""
+    schema = json.loads(
+        (REPO_ROOT / find_entry(load_registry(), read_header(path)[0])["schema"]).read_text()
+    )
+    slurm = set(schema["$defs"]["SlurmConfig"]["properties"])
+    header = "\n".join(line for line in path.read_text().splitlines() if line.startswith("#"))
+    unset = slurm - JOB_SETTINGS - set(load_toml(path).get("slurm", {}))
+    undocumented = sorted(
+        name for name in unset if f"--slurm.{name.replace('_', '-')} " not in header
+    )
+    assert unset and not undocumented, undocumented
+    assert "[cluster" in header, "say that prime-rl's default partition is 'cluster'"
+
+
 @pytest.mark.parametrize(
     "path", [p for p in RL_CONFIGS if "inference" not in load_toml(p)], ids=_name
 )

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bs4_env.cli.main import main
-from bs4_env.evaluation.rollout import history_arguments
+from bs4_env.episode.history import history_arguments
 from bs4_env.tasks.modes import DatasetConfig, build_rows
 from tests.e2e.scripted_server import ScriptedServer
 
@@ -28,7 +28,8 @@ def test_history_arguments_are_the_executed_json() -> None:
     assert json.loads(history_arguments("print(1)", code)) == code
     assert json.loads(history_arguments("```python\nprint(1)\n```", code)) == code
     assert history_arguments('{"code": "print(', None) == "{}", "nothing ran"
-    assert history_arguments('{"x": 1}', None) == '{"x": 1}', "valid JSON is kept as sent"
+    assert history_arguments('{"x": 1}', None) == "{}", "refused: nothing ran"
+    assert history_arguments('{"code": 1}', None) == "{}"
     assert history_arguments("[" * 100_000, None) == "{}"
 
 

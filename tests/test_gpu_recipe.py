@@ -31,15 +31,9 @@ SHAPES = {
                "inference": None, "model": QWEN25_CODER, "serve": "0,1,2,3,4,5"},
 }  # fmt: skip
 STAGES = ["1: baseline", "2: SFT", "3: merge", "4: RL", "5: eval after", "6: like-for-like"]
-LIKE_FOR_LIKE = {
-    "--split": "bench",
-    "-n": "200",
-    "--temperature": "0",
-    "--max-tokens": "1024",
-    "--max-turns": "10",
-    "--max-tool-calls": "8",
-    "--max-output-bytes": "3000",
-}
+# Flags ``--config`` decides (from the RL config's eval source): the evals must not give them.
+CONFIG_DECIDED = {"--split", "-n", "--temperature", "--max-tokens", "--max-turns",
+                  "--max-tool-calls", "--max-output-bytes", "--timeout-s", "--mode"}  # fmt: skip
 
 
 def recipe(*args: str) -> subprocess.CompletedProcess[str]:
@@ -213,8 +207,9 @@ def test_evals_before_and_after_are_like_for_like(shape: str, tmp_path: Path) ->
 
     before, after = evals
     assert flags(before) == flags(after)
-    for flag, value in LIKE_FOR_LIKE.items():
-        assert before[before.index(flag) + 1] == value, flag
+    rl_config = ROOT / "configs" / "prime-rl" / f"{SHAPES[shape]['rl']}.toml"
+    assert Path(before[before.index("--config") + 1]) == rl_config
+    assert not CONFIG_DECIDED & set(before), "the config sets these"
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from bs4_env.tasks.model import Normalization, Task
 from bs4_env.tasks.registry import Registry, build_task
 
 RAN = ToolUsage(tool_calls=1, soup_runs=1)
-README = Path(__file__).resolve().parents[1] / "README.md"
+EPISODE_DOC = Path(__file__).resolve().parents[1] / "docs" / "episode.md"
 
 
 def _ok(answer: object) -> str:
@@ -121,7 +121,7 @@ def _collapsed(text: str) -> str:
     return " ".join(text.split())
 
 
-def test_readme_prompt_and_parser_state_the_same_rule() -> None:
+def test_docs_prompt_and_parser_state_the_same_rule() -> None:
     assert _collapsed(FORMAT_RULE) in _collapsed(SYSTEM_PROMPT)
-    assert _collapsed(FORMAT_RULE) in _collapsed(README.read_text(encoding="utf-8"))
+    assert _collapsed(FORMAT_RULE) in _collapsed(EPISODE_DOC.read_text(encoding="utf-8"))
     assert f"{MAX_FINAL_CHARS:,}" in FORMAT_RULE and str(MAX_JSON_DEPTH) in FORMAT_RULE

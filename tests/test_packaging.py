@@ -71,6 +71,9 @@ def test_wheel_carries_the_packages_and_data_and_no_junk(dist: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert _package_files() <= names
     assert "bs4_env/tasks/data/bench_manifest.json" in names
+    # The real-page rows ship; the pages (third-party captures) never do: they are fetched.
+    assert "bs4_env/real/data/real.jsonl" in names
+    assert not [n for n in names if n.endswith((".html", ".htm", ".html.gz", ".warc"))]
     assert not _junk(names)
 
 
@@ -94,11 +97,17 @@ def test_wheel_metadata_reads_as_a_v1_environment(dist: Path) -> None:
     assert "bs4-env = bs4_env.cli.main:main" in wheel.read(entry_points).decode()
 
 
-def test_sdist_carries_packages_configs_readme_and_no_junk(dist: Path) -> None:
+def test_sdist_carries_packages_configs_readme_docs_and_no_junk(dist: Path) -> None:
     sdist = _one(dist, "beautiful_soup_env-*.tar.gz")
     with tarfile.open(sdist) as archive:
         names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
-    for required in ("pyproject.toml", "README.md", "configs/registry.json", "PKG-INFO"):
+    for required in (
+        "pyproject.toml",
+        "README.md",
+        "CHANGELOG.md",
+        "configs/registry.json",
+        "PKG-INFO",
+    ):
         assert required in names
     assert _package_files() <= names
     configs = {
@@ -107,4 +116,6 @@ def test_sdist_carries_packages_configs_readme_and_no_junk(dist: Path) -> None:
         if p.is_file()
     }
     assert configs <= names
+    docs = {p.relative_to(REPO_ROOT).as_posix() for p in (REPO_ROOT / "docs").rglob("*.md")}
+    assert docs and docs <= names
     assert not _junk(names)

@@ -1,8 +1,8 @@
-"""Every ``bs4-env`` flag the README names exists, and no README sentence says one is missing.
+"""Every ``bs4-env`` flag the README and the docs pages name exists, and none says one is missing.
 
 A claim of a missing flag drifted once (``--max-output-bytes`` existed while the README said
-there was no such flag), so the README may only name flags the parser has and states no
-"no flag" claims about ``bs4-env`` at all: an absent option is simply not documented.
+there was no such flag), so the README and docs/*.md may only name flags the parser has and
+state no "no flag" claims about ``bs4-env`` at all: an absent option is simply not documented.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from pathlib import Path
 
 from bs4_env.cli.main import build_parser
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 # "has no flag for ...", "there is no `--x`", "no option to ..." (not "no `--model` = ...").
 CLAIM = re.compile(
@@ -23,14 +24,22 @@ CLAIM = re.compile(
 VARIABLE = re.compile(r'^([A-Z_]+)="(.*)"$', re.S)
 
 
+def _flags(parser: argparse.ArgumentParser) -> set[str]:
+    """A parser's long flags and those of its own subcommands (``bs4-env real fetch --pages``
+    counts as a flag of ``real``)."""
+    flags = {opt for opt in parser._option_string_actions if opt.startswith("--")}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                flags |= _flags(sub)
+    return flags
+
+
 def _subcommands() -> dict[str, set[str]]:
     parser = build_parser()
     for action in parser._actions:  # argparse offers no public accessor for subparsers
         if isinstance(action, argparse._SubParsersAction):
-            return {
-                name: {opt for opt in sub._option_string_actions if opt.startswith("--")}
-                for name, sub in action.choices.items()
-            }
+            return {name: _flags(sub) for name, sub in action.choices.items()}
     raise LookupError("bs4-env has no subcommands")
 
 
@@ -62,7 +71,7 @@ def _code_commands(text: str) -> list[tuple[str, str]]:
 
 
 def _table_commands(text: str) -> list[tuple[str, str]]:
-    """(subcommand, row text) for each row of the README's command-line table."""
+    """(subcommand, row text) for each row of a command-line table."""
     rows = re.findall(r"^\| `bs4-env ([a-z-]+)([^\n]*)$", text, re.M)
     return [(name, rest) for name, rest in rows]
 
@@ -72,23 +81,28 @@ def _prose_commands(text: str) -> list[tuple[str, str]]:
     return re.findall(r"`bs4-env ([a-z-]+)([^`\n]*)`", text)
 
 
-def test_every_flag_the_readme_names_exists() -> None:
-    text = README.read_text()
+def _uses(text: str) -> list[tuple[str, str]]:
+    return _code_commands(text) + _table_commands(text) + _prose_commands(text)
+
+
+def test_every_flag_the_readme_and_docs_name_exists() -> None:
     commands = _subcommands()
-    uses = _code_commands(text) + _table_commands(text) + _prose_commands(text)
-    assert len(uses) > 20, "the README's bs4-env commands were found"
+    uses = [(page.name, use) for page in PAGES for use in _uses(page.read_text())]
+    assert len(uses) > 20, "the bs4-env commands of the README and docs were found"
+    assert _uses(PAGES[0].read_text()), "the README names bs4-env commands"
     missing = []
-    for name, rest in uses:
-        assert name in commands, f"README names `bs4-env {name}`, which does not exist"
+    for page, (name, rest) in uses:
+        assert name in commands, f"{page} names `bs4-env {name}`, which does not exist"
         tokens = FLAG.findall(" ".join(shlex.split(rest, posix=False)) if rest else "")
-        missing += [f"bs4-env {name} {flag}" for flag in tokens if flag not in commands[name]]
-    assert not missing, f"README names flags the CLI lacks: {sorted(set(missing))}"
+        missing += [f"{page}: bs4-env {name} {f}" for f in tokens if f not in commands[name]]
+    assert not missing, f"flags the CLI lacks: {sorted(set(missing))}"
 
 
-def test_readme_claims_no_missing_bs4_env_flag() -> None:
+def test_no_page_claims_a_missing_bs4_env_flag() -> None:
     claims = [
         sentence
-        for sentence in re.split(r"(?<=[.!?])\s+", README.read_text())
+        for page in PAGES
+        for sentence in re.split(r"(?<=[.!?])\s+", page.read_text())
         if "bs4-env" in sentence and CLAIM.search(sentence)
     ]
-    assert not claims, f"README claims a bs4-env flag is missing: {claims}"
+    assert not claims, f"claims that a bs4-env flag is missing: {claims}"

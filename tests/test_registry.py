@@ -69,7 +69,8 @@ def test_unknown_archetype_lists_known(registry: Registry) -> None:
 
 
 def test_registry_covers_every_category(registry: Registry) -> None:
-    assert {spec.category for spec in registry} == set(Category)
+    # Every category has archetypes, except labelled pages (rows files, bs4_env.pages).
+    assert {spec.category for spec in registry} == set(Category) - {Category.PAGES}
     assert len(registry) >= 24
 
 

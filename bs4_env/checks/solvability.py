@@ -6,13 +6,16 @@ Solvable seeds must score 1.0 and limitation seeds 0.5 (a justified abstention).
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from bs4_env.episode.engine import Budgets
 from bs4_env.evaluation.rollout import run_rollout
 from bs4_env.evaluation.scripted import ReferencePolicy
-from bs4_env.grading.rubric import REWARD_ABSTAIN, REWARD_CORRECT
+from bs4_env.grading.rubric import REWARD_ABSTAIN, REWARD_CORRECT, Score
 from bs4_env.sandbox.base import Executor
+from bs4_env.tasks.model import Category, Task
 from bs4_env.tasks.registry import Registry, build_task, default_registry
 
 
@@ -28,6 +31,33 @@ class CheckReport:
         return self.passed + len(self.failures)
 
 
+def best_reward(task: Task) -> float:
+    """What the reference earns on ``task``: 1.0 where it is solvable, else 0.5 (abstain)."""
+    return REWARD_CORRECT if task.solvable else REWARD_ABSTAIN
+
+
+def gold_program(task: Task, registry: Registry | None = None) -> str:
+    """The archetype's reference program; for a labelled page, a program that parses the page
+    and prints its label as the answer (no program reads every site: the gold of a row is that
+    its page parses in the sandbox and its label is accepted by its own normaliser)."""
+    if task.category is Category.PAGES:
+        answer = json.dumps({"status": "ok", "answer": task.truth}, ensure_ascii=False)
+        return f"soup = make_soup()\nprint({answer!r})"
+    return (registry or default_registry()).reference_solution(task.archetype_id)
+
+
+async def play_reference(
+    task: Task,
+    executor: Executor,
+    registry: Registry | None = None,
+    budgets: Budgets | None = None,
+) -> Score:
+    """The real grader's score for the task's gold program (:func:`gold_program`)."""
+    program = gold_program(task, registry)
+    policy = ReferencePolicy(lambda _messages: program)
+    return (await run_rollout(task, policy, executor, budgets)).score
+
+
 async def check_archetype(
     archetype_id: str,
     split: str,
@@ -38,18 +68,14 @@ async def check_archetype(
 ) -> CheckReport:
     """Play the reference program on each seed; a seed passes with the expected reward."""
     registry = registry or default_registry()
-    spec = registry.get(archetype_id)
-    program = registry.reference_solution(archetype_id)
-    expected = REWARD_CORRECT if spec.solvable else REWARD_ABSTAIN
     report = CheckReport(archetype_id, split)
     gate = asyncio.Semaphore(concurrency)
-    policy = ReferencePolicy(lambda _messages: program)
 
     async def one(seed: int) -> None:
         async with gate:
             task = build_task(archetype_id, seed, split, registry)
-            score = (await run_rollout(task, policy, executor)).score
-        if score.reward == expected:
+            score = await play_reference(task, executor, registry)
+        if score.reward == best_reward(task):
             report.passed += 1
         else:
             report.failures.append((seed, score.reward, score.explanation))

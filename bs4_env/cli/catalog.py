@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from bs4_env.episode.prompt import initial_messages
+from bs4_env.episode.tool_schema import openai_tools
 from bs4_env.tasks.registry import build_task, default_registry
 from bs4_env.tasks.splits import SPLIT_CAPACITY, SplitError, seed_for, split_of_seed
 
@@ -60,8 +62,14 @@ def preview_seed(seed: int, split: str | None) -> tuple[int, str]:
 def cmd_preview(args: argparse.Namespace) -> int:
     seed, split = preview_seed(args.seed, args.split)
     task = build_task(args.archetype, seed, split)
+    if args.request:
+        # Exactly what the model receives first (bs4-env eval and vf-eval send the same
+        # messages and tools: tests/e2e/test_request_format.py); never the page or truth.
+        request = {"messages": initial_messages(task), "tools": openai_tools()}
+        print(json.dumps(request, ensure_ascii=False, indent=2))
+        return 0
     html = task.html
-    if len(html) > PREVIEW_CHARS:
+    if len(html) > PREVIEW_CHARS and not args.full:
         html = html[:PREVIEW_CHARS] + f"\n[... {len(task.html) - PREVIEW_CHARS} more characters]"
     print(
         f"# {task.archetype_id} seed={task.seed} split={task.split} "

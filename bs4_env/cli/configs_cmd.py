@@ -52,7 +52,7 @@ def cmd_configs(args: argparse.Namespace) -> int:
     print("\n".join(itertools.takewhile(lambda line: line.startswith("#"), lines)))
     if entry["kind"] == "rl":
         doc = load_toml(path)
-        print("\nworst-case episode (tokens; see README 'Train'):")
+        print("\nworst-case episode (tokens; see docs/training.md):")
         for group, source in sources(doc):
             budget = episode_budget(source_limits(doc, group, source))
             print(

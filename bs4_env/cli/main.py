@@ -12,6 +12,7 @@ from bs4_env.cli.doctor_cmd import cmd_doctor
 from bs4_env.cli.eval_cmd import add_eval_arguments, cmd_eval
 from bs4_env.cli.learn_cmd import add_learn_arguments, cmd_learn
 from bs4_env.cli.proofs import cmd_check, cmd_manifest
+from bs4_env.cli.real_cmd import add_real_arguments, cmd_real
 from bs4_env.cli.report_cmd import add_report_arguments, cmd_report
 from bs4_env.cli.sft_data_cmd import add_sft_data_arguments, cmd_sft_data
 from bs4_env.episode.executors import EXECUTOR_KINDS
@@ -24,10 +25,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_list = sub.add_parser("list", help="the archetype table")
     p_list.add_argument("--json", action="store_true", help="machine-readable output")
-    p_list.add_argument("--markdown", action="store_true", help="the README table")
+    p_list.add_argument("--markdown", action="store_true", help="the docs/archetypes.md table")
     p_list.set_defaults(func=cmd_list)
 
-    p_prev = sub.add_parser("preview", help="prompt, page (shortened) and truth of one task")
+    p_prev = sub.add_parser("preview", help="prompt, page and truth of one task, or its request")
     p_prev.add_argument("archetype")
     p_prev.add_argument(
         "--seed",
@@ -37,6 +38,13 @@ def build_parser() -> argparse.ArgumentParser:
         "from it), or an index within --split (below 100000000)",
     )
     p_prev.add_argument("--split", choices=sorted(SPLIT_BASES), help="default: train")
+    shown = p_prev.add_mutually_exclusive_group()
+    shown.add_argument("--full", action="store_true", help="the whole page (default: its start)")
+    shown.add_argument(
+        "--request",
+        action="store_true",
+        help="only what the model receives: the messages and tool schemas, as JSON",
+    )
     p_prev.set_defaults(func=cmd_preview)
 
     p_check = sub.add_parser("check", help="run reference solutions through the real grader")
@@ -73,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_learn = sub.add_parser("learn", help="CPU learning run: baseline, LoRA SFT, RL, report")
     add_learn_arguments(p_learn)
     p_learn.set_defaults(func=cmd_learn)
+
+    p_real = sub.add_parser("real", help="the real-page evaluation set: fetch its pages")
+    add_real_arguments(p_real)
+    p_real.set_defaults(func=cmd_real)
     return parser
 
 

@@ -1,4 +1,4 @@
-"""``bs4-env sft-data``: supervised warm-start episodes from the train split (see README)."""
+"""``bs4-env sft-data``: supervised warm-start episodes of the train split (docs/warm-start.md)."""
 
 from __future__ import annotations
 

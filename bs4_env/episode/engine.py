@@ -97,6 +97,12 @@ class Episode:
         return self.state.current_url
 
     @property
+    def timeout_s(self) -> float:
+        """Seconds per ``run_python`` call: the task's own (a labelled page may set it), else
+        the budget's."""
+        return self.task.timeout_s or self.budgets.timeout_s
+
+    @property
     def current_html(self) -> str:
         return self.task.pages[self.state.current_url]
 
@@ -128,7 +134,7 @@ class Episode:
                 code=code,
                 html=self.current_html,
                 query=self.task.query,
-                timeout_s=self.budgets.timeout_s,
+                timeout_s=self.timeout_s,
                 max_output_bytes=self.budgets.max_output_bytes,
             )
             result = await self._executor.run(request)
@@ -138,7 +144,7 @@ class Episode:
         self.state.soup_runs += int(result.parsed_page)
         self.state.sandbox_errors += int(result.infra_error is not None)
         self.state.timeouts += int(result.timed_out)
-        reply = format_exec_result(result, self.budgets.timeout_s)
+        reply = format_exec_result(result, self.timeout_s)
         self.state.output_chars += len(reply)
         return reply
 

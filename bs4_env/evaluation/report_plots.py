@@ -24,6 +24,10 @@ BIN_EDGES = [round(-0.55 + 0.1 * i, 2) for i in range(17)]
 _COLOR = "#3b6ea5"
 
 
+# beautiful-soup-env is not on PyPI: the extra installs from a checkout (or matplotlib alone).
+REPORT_INSTALL = "in a checkout, pip install -e '.[report]' (or: pip install matplotlib)"
+
+
 class PlotUnavailableError(ValueError):
     """matplotlib is not installed (it is the ``report`` extra)."""
 
@@ -34,7 +38,7 @@ def _figure_class() -> type[Figure]:
     except ModuleNotFoundError as error:
         raise PlotUnavailableError(
             "the HTML report draws its histograms with matplotlib, which is not installed: "
-            "pip install 'beautiful-soup-env[report]'"
+            f"{REPORT_INSTALL}"
         ) from error
     return Figure
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 
 from bs4_env.episode.engine import Budgets, Episode
+from bs4_env.episode.history import history_arguments
 from bs4_env.episode.prompt import initial_messages
 from bs4_env.episode.tool_schema import openai_tools
 from bs4_env.evaluation.turns import Message, Policy, ToolCall
@@ -43,9 +43,8 @@ async def run_rollout(
     or after ``max_turns`` replies (then the final answer is empty and scores 0).
     """
     episode = Episode(task, executor, budgets)
-    # The transcript keeps the model's raw tool-call arguments for inspection; the history
-    # sent back to the policy carries what the engine ran, because servers (llama.cpp, vLLM's
-    # chat preprocessing) parse every earlier call's arguments and refuse non-JSON ones.
+    # The transcript keeps the model's raw tool-call arguments; the history sent back to the
+    # policy carries what the engine ran (``bs4_env.episode.history``).
     transcript = initial_messages(task)
     history = list(transcript)
     tools = openai_tools()
@@ -82,16 +81,3 @@ def tool_message(call: ToolCall, reply: str) -> Message:
     """A tool reply as the verifiers null harness writes it (``name`` included), so every path
     sends the model the same request (tests/e2e/test_request_format.py)."""
     return {"role": "tool", "tool_call_id": call.id, "content": reply, "name": call.name}
-
-
-def history_arguments(raw: str, executed: dict[str, str] | None) -> str:
-    """The arguments to send back for one call: the model's own text when it already is the
-    JSON object the engine ran, else that object as canonical JSON (``{}`` when nothing ran
-    and the raw text is no JSON object)."""
-    try:
-        parsed = json.loads(raw)
-    except (ValueError, RecursionError):
-        parsed = None
-    if executed is None:
-        return raw if isinstance(parsed, dict) else "{}"
-    return raw if parsed == executed else json.dumps(executed)

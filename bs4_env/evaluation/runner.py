@@ -28,6 +28,12 @@ from bs4_env.tasks.registry import build_task
 from bs4_env.tasks.splits import Row
 
 PolicyFor = Callable[[Task], Policy]
+TaskFor = Callable[[Row], Task]
+
+
+def generated_task(row: Row) -> Task:
+    """A generated task from its (archetype, seed, split) identity."""
+    return build_task(row.archetype_id, row.seed, row.split)
 
 
 def partial_path(output: Path) -> Path:
@@ -81,8 +87,10 @@ async def evaluate(
     max_turns: int = DEFAULT_MAX_TURNS,
     resume: bool = True,
     progress: bool = True,
+    task_for: TaskFor = generated_task,
 ) -> dict[str, Any]:
-    """Evaluate every row; returns (and writes to ``output``) the results document."""
+    """Evaluate every row; returns (and writes to ``output``) the results document.
+    ``task_for`` builds a row's task (labelled pages: ``page_task_builder``)."""
     from tqdm.auto import tqdm
 
     partial = partial_path(output)
@@ -101,7 +109,7 @@ async def evaluate(
             async with gate:
                 recorded: _Recorded | None = None
                 try:
-                    task = build_task(row.archetype_id, row.seed, row.split)
+                    task = task_for(row)
                     recorded = _Recorded(policy_for(task))
                     rollout = await run_rollout(task, recorded, executor, budgets, max_turns)
                     record = rollout_record(rollout)

@@ -1,6 +1,6 @@
 """Parse the model's final message into an ``ok`` answer or a ``limit`` abstention.
 
-The rule is ``FORMAT_RULE``, word for word the sentence the system prompt and the README
+The rule is ``FORMAT_RULE``, word for word the sentence the system prompt and docs/episode.md
 give: exactly one JSON object with a ``"status"`` key, alone, in a fence, or with prose
 around it; repeats of the very same object are fine, two different ones are ambiguous. The
 caps keep grading linear in the message and stop ``json`` before it could recurse or build

@@ -58,7 +58,11 @@ def _outcome(task: Task, parsed: FinalAnswer) -> tuple[float, dict[str, float], 
     if parsed.status == "ok":
         if not task.solvable:
             return 0.0, {}, "answered a page whose content cannot be extracted statically"
-        if answers_match(parsed.answer, task.truth, task.normalization):
+        if (
+            task.answer_check.matches(parsed.answer)
+            if task.answer_check is not None
+            else answers_match(parsed.answer, task.truth, task.normalization)
+        ):
             return REWARD_CORRECT, {"correct": 1.0}, "correct answer"
         return 0.0, {}, "answer does not match the expected value"
     if task.solvable or task.limitation is None:

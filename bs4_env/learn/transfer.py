@@ -112,10 +112,11 @@ def nll_by_episode(trainer: Any, sequences: Sequence[Any], prefix_len: int) -> l
 def compare_nll(before: Sequence[float], after: Sequence[float]) -> dict[str, Any]:
     """``after - before`` per episode (negative: the later model finds the episodes likelier)."""
     test = paired_test(list(before), list(after))
+    # The test's own ``mean_before``/``mean_after`` are bare means; the intervals replace them.
     return {
+        **test.as_dict(),
         "mean_before": mean_interval(list(before)).as_dict(),
         "mean_after": mean_interval(list(after)).as_dict(),
-        **test.as_dict(),
     }
 
 

@@ -77,7 +77,9 @@ async def replay(
         if step.tool == "run_python":
             reply = _canonical_timing(reply, episode)
             stdout = stdout_of(reply)
-        messages.append({"role": "tool", "tool_call_id": call_id, "content": reply})
+        messages.append(
+            {"role": "tool", "tool_call_id": call_id, "content": reply, "name": step.tool}
+        )
         calls += 1
         href = navigation_target(stdout) if step.tool == "run_python" else None
         if plan.answer_from == "final_json" and href is not None and not pending:

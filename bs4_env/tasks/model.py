@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from random import Random
 from types import MappingProxyType
-from typing import Any, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 JSONValue: TypeAlias = Any
 """A value that round-trips through ``json.dumps``/``json.loads`` unchanged."""
@@ -34,6 +34,8 @@ class Category(StrEnum):
     AGGREGATION = "aggregation"
     ROBUSTNESS = "robustness"
     LIMITATION = "limitation"
+    PAGES = "pages"
+    """Labelled pages from a rows file (``bs4_env.pages``), not an archetype's."""
 
 
 class Difficulty(StrEnum):
@@ -139,6 +141,14 @@ class ArchetypeSpec:
     solution_of: str | None = None
 
 
+class AnswerCheck(Protocol):
+    """A task's own answer rule (labelled pages: accepted values under a row's normaliser)."""
+
+    def matches(self, answer: JSONValue) -> bool:
+        """Whether an ``ok`` answer is right; never raises."""
+        ...
+
+
 @dataclass(frozen=True)
 class Task:
     """One fully generated task. The truth stays on the host; only the prompt leaves it."""
@@ -161,6 +171,12 @@ class Task:
     category: Category
     generator_version: int
     free_tool_calls: int
+    answer_check: AnswerCheck | None = None
+    """Set for labelled pages: replaces comparing with ``truth`` under ``normalization``."""
+    row_id: str | None = None
+    """The row id of a labelled page (``archetype_id`` is its family, ``seed`` its index)."""
+    timeout_s: float | None = None
+    """Seconds per ``run_python`` call for this task, when it sets its own."""
 
     @property
     def is_multipage(self) -> bool:

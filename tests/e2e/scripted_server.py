@@ -44,9 +44,10 @@ from bs4_env.evaluation.scripted import (
     ReferencePolicy,
 )
 from bs4_env.evaluation.turns import AssistantTurn, Message, Policy
+from bs4_env.real.reference import reference_program
 from bs4_env.tasks.model import Task
 from bs4_env.tasks.modes import DatasetConfig, build_rows
-from bs4_env.tasks.registry import build_task, default_registry
+from bs4_env.tasks.registry import build_task
 from bs4_env.tasks.splits import Row
 
 POLICY_NAMES = ("reference", "abstain", "malformed", "nocode", "rawargs")
@@ -57,15 +58,14 @@ TIMEOUT_SLEEP_S = 30.0
 
 def policy_for(name: str, task: Task) -> Policy:
     """The scripted policy ``name`` for ``task`` (the same objects the engine path uses)."""
-    registry = default_registry()
     if name == "reference":
-        program = registry.reference_solution(task.archetype_id)
+        program = reference_program(task)
         return ReferencePolicy(lambda _messages: program)
     if name == "malformed":
-        program = registry.reference_solution(task.archetype_id)
+        program = reference_program(task)
         return MalformedThenReferencePolicy(lambda _messages: program)
     if name == "rawargs":
-        program = registry.reference_solution(task.archetype_id)
+        program = reference_program(task)
         return RawArgumentsThenReferencePolicy(lambda _messages: program)
     if name == "abstain":
         return AbstainPolicy()
@@ -114,11 +114,18 @@ class ScriptedServer:
         faults: dict[tuple[str, int], str] | None = None,
         strict_history: bool = False,
         policies: dict[tuple[str, int], str] | None = None,
+        tasks: Sequence[Task] = (),
     ) -> None:
         self.tasks: dict[str, Task] = {}
-        for row in rows:
-            task = build_task(row.archetype_id, row.seed, row.split)
-            self.tasks[user_prompt(task)] = task
+        # One row may come from several configs' sources; two *different* tasks must not share a
+        # prompt, since the prompt is how a request finds its task.
+        distinct = dict.fromkeys(rows)
+        built = [build_task(row.archetype_id, row.seed, row.split) for row in distinct]
+        for task in [*built, *tasks]:  # ``tasks``: labelled pages (their prompts must differ)
+            prompt = user_prompt(task)
+            if prompt in self.tasks:
+                raise ValueError(f"two tasks share one user prompt: {prompt[:120]!r}")
+            self.tasks[prompt] = task
         self.faults: dict[tuple[str, int], str] = dict(faults or {})
         self.strict_history = strict_history
         self.policies: dict[tuple[str, int], str] = dict(policies or {})

@@ -22,15 +22,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from byo_rows import write_byo_rows
 from scripted_server import POLICY_NAMES, ScriptedServer, policy_for
 
 from bs4_env.episode.executors import make_executor
 from bs4_env.episode.tool_schema import openai_tools
 from bs4_env.episode.tool_text import without_timing
 from bs4_env.evaluation.rollout import Rollout, run_rollout
+from bs4_env.evaluation.scripted import MalformedThenReferencePolicy
 from bs4_env.grading.rubric import TIMING_COMPONENTS
 from bs4_env.integrations.verifiers_classic.transcript import COMPONENTS, text_of
 from bs4_env.integrations.verifiers_classic.venvs import ensure_venv
+from bs4_env.pages.sets import page_set
 from bs4_env.tasks.model import Category
 from bs4_env.tasks.modes import DatasetConfig, build_rows
 from bs4_env.tasks.registry import build_task
@@ -99,7 +102,10 @@ def classic_bin() -> Path:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[ScriptedServer]:
-    with ScriptedServer(ROWS) as srv:
+    """A strict endpoint: a history whose tool-call arguments are no JSON object is an HTTP
+    500 (as llama.cpp and vLLM's chat preprocessing answer), so the malformed and raw-source
+    policies score only if the history carries the arguments the engine ran."""
+    with ScriptedServer(ROWS, strict_history=True) as srv:
         yield srv
 
 
@@ -194,6 +200,43 @@ def test_classic_vf_eval_matches_engine(policy: str, classic_runs: dict[str, Cla
         assert text_of(messages[-1]["content"]) == engine.final_text, key
 
 
+def test_classic_vf_eval_runs_a_byo_rows_file(
+    classic_bin: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """``load_environment(pages=...)``: a rows file of labelled pages through classic vf-eval
+    gets the engine's rewards (the reference programs solve every row)."""
+    root = tmp_path_factory.mktemp("classic-pages")
+    rows = write_byo_rows(root)
+    pages = page_set(str(rows))
+    tasks = [pages.task(index) for index in range(len(pages))]
+
+    async def play() -> list[Rollout]:
+        async with make_executor("local", pool_size=2) as executor:
+            return await asyncio.gather(
+                *(run_rollout(t, policy_for("reference", t), executor) for t in tasks)
+            )
+
+    expected = {r.task.row_id: r for r in asyncio.run(play())}
+    args = {"pages": str(rows), "executor": EXECUTOR, "pool_size": 2}
+    with ScriptedServer([], tasks=tasks) as server:
+        command = [
+            str(classic_bin / "vf-eval"), "beautiful-soup-env", "-a", json.dumps(args),
+            "-m", "reference", "-b", server.base_url, "-k", KEY_VAR,
+            "-n", str(len(tasks)), "-r", "1", "-c", "4", "-s", "-d", "-A", "-o", str(root / "o"),
+        ]  # fmt: skip
+        env = {**os.environ, KEY_VAR: "scripted", "PYTHONUNBUFFERED": "1"}
+        proc = subprocess.run(command, env=env, cwd=root, capture_output=True, text=True,
+                              timeout=RUN_TIMEOUT_S, check=False)  # fmt: skip
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
+    found = sorted((root / "o" / "evals").glob("*/*/results.jsonl"))
+    records = ClassicRun(proc.returncode, "", found[-1].parent).records
+    assert len(records) == len(tasks)
+    for record in records:
+        engine = expected[record["info"]["row_id"]]
+        assert record["info"]["pages"] == str(rows.resolve())
+        assert record["reward"] == engine.score.reward == 1.0
+
+
 def test_classic_advertises_the_engine_tools(classic_runs: dict[str, ClassicRun]) -> None:
     expected = [tool["function"] for tool in openai_tools()]
     for record in classic_runs["reference"].records:
@@ -204,8 +247,11 @@ def test_classic_advertises_the_engine_tools(classic_runs: dict[str, ClassicRun]
 
 
 def test_malformed_arguments_repaired_by_the_engine(classic_runs: dict[str, ClassicRun]) -> None:
-    """The truncated first call is refused by the engine's repair, not verifiers' json.loads."""
+    """The truncated first call is refused by the engine's repair, not verifiers' json.loads;
+    the saved completion keeps the model's raw text (the strict endpoint got ``{}``)."""
     for record in classic_runs["malformed"].records:
+        first_call = next(c for m in record["completion"] for c in _calls(m))
+        assert first_call["arguments"] == MalformedThenReferencePolicy.TRUNCATED
         first_reply = next(m for m in record["completion"] if m["role"] == "tool")
         assert text_of(first_reply["content"]).startswith("error: ")
         assert "Expecting" not in text_of(first_reply["content"])  # json.JSONDecodeError text
@@ -321,7 +367,13 @@ def test_classic_entry_module_and_lazy_rows(classic_bin: Path) -> None:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-4000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert out["all"] == ["BeautifulSoupTaskset", "load_environment"] and out["v1"]
+    assert out["all"] == [
+        "BeautifulSoupEnv",
+        "BeautifulSoupHarness",
+        "BeautifulSoupTaskset",
+        "load_environment",
+    ]
+    assert out["v1"]
     assert "unknown argument(s) ['bogus']" in out["unknown"] and "'max_turns'" in out["unknown"]
     length, expected_length, info = out["train"]
     assert length == expected_length > 1_000_000

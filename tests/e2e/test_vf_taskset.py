@@ -43,18 +43,31 @@ def test_project_install_provides_vf_eval_and_uv() -> None:
         assert (BIN / tool).is_file(), f"{tool} missing from {BIN}; reinstall with '.[dev]'"
 
 
-def test_entry_module_exports_exactly_one_taskset(api: SimpleNamespace) -> None:
+def test_entry_module_exports_exactly_one_taskset_harness_and_env(api: SimpleNamespace) -> None:
+    """verifiers resolves each from ``__all__`` and refuses two of a kind."""
     import beautiful_soup_env
 
     exported = [getattr(beautiful_soup_env, name) for name in beautiful_soup_env.__all__]
-    tasksets = [c for c in exported if isinstance(c, type) and issubclass(c, api.vf.Taskset)]
-    assert tasksets == [api.Taskset]
+    for base, name in (
+        (api.vf.Taskset, "BeautifulSoupTaskset"),
+        (api.vf.Harness, "BeautifulSoupHarness"),
+        (api.vf.Env, "BeautifulSoupEnv"),
+    ):
+        found = [c for c in exported if isinstance(c, type) and issubclass(c, base)]
+        assert [c.__name__ for c in found] == [name]
     # classic loaders (vf-eval 0.3, prime-rl v0.8.0) look load_environment up by name
-    assert beautiful_soup_env.__all__ == ["BeautifulSoupTaskset", "load_environment"]
+    assert beautiful_soup_env.__all__ == [
+        "BeautifulSoupEnv",
+        "BeautifulSoupHarness",
+        "BeautifulSoupTaskset",
+        "load_environment",
+    ]
 
 
 def test_load_is_lazy_and_builds_our_prompts(api: SimpleNamespace) -> None:
-    taskset = api.Taskset(api.Config(split="train"))  # 440k rows
+    """A finite selection's rows carry the real request (the train stream's rows defer it to
+    the env worker: test_vf_train_stream.py)."""
+    taskset = api.Taskset(api.Config(split="eval"))
     tasks = list(taskset.take(3))
     assert len(tasks) == 3
     for task in tasks:
@@ -64,7 +77,7 @@ def test_load_is_lazy_and_builds_our_prompts(api: SimpleNamespace) -> None:
         assert data.system_prompt == SYSTEM_PROMPT
         assert data.difficulty == engine_task.difficulty.value
         assert data.category == engine_task.category.value
-        assert task.key == f"train/{data.archetype}/{data.seed}"
+        assert task.key == f"eval/{data.archetype}/{data.seed}"
 
 
 def test_task_data_never_carries_the_truth(api: SimpleNamespace) -> None:

@@ -31,9 +31,11 @@ def load_environment(**kwargs: Any) -> Any:
     prime-rl v0.8.0 ``[orchestrator.train.source.legacy] args``.
 
     Arguments: ``split``, ``mode``, ``difficulty``, ``archetypes``, ``seed``, ``num_examples``
-    (which tasks), ``executor``, ``pool_size``, ``max_tool_calls``, ``timeout_s``,
-    ``max_output_bytes`` (how tool calls run) and ``max_turns``. Unknown ones raise
-    ``ConfigError`` with the valid list; without a classic verifiers this raises ImportError.
+    (which tasks), or ``pages`` (``real`` or a rows file of labelled pages) with
+    ``max_page_bytes`` and ``num_examples``, then ``executor``, ``pool_size``,
+    ``max_tool_calls``, ``timeout_s``, ``max_output_bytes`` (how tool calls run) and
+    ``max_turns``. Unknown ones raise ``ConfigError`` with the valid list; without a classic
+    verifiers this raises ImportError.
     """
     options = ClassicOptions.from_kwargs(**kwargs)
     require_classic_api()

@@ -15,11 +15,10 @@ from importlib.util import find_spec
 
 CLASSIC_REQUIREMENT = "verifiers>=0.3,<0.4"
 INSTALL_HINT = (
-    "install the classic stack in its own environment, e.g.\n"
-    f"  echo '{CLASSIC_REQUIREMENT}' > classic.txt\n"
-    "  uv pip install beautiful-soup-env --override classic.txt\n"
-    "(pip alone cannot: beautiful-soup-env itself requires verifiers>=0.4; see the README, "
-    "'Classic verifiers stack')"
+    "install the classic stack in its own environment, from a checkout (uv needed):\n"
+    "  python -m bs4_env.integrations.verifiers_classic.venvs classic build/venv-classic\n"
+    f"(it installs the checkout with {CLASSIC_REQUIREMENT} as an override; pip alone cannot: "
+    "beautiful-soup-env itself requires verifiers>=0.4; see docs/verifiers.md)"
 )
 
 

@@ -24,6 +24,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from bs4_env.episode.prompt import initial_messages
+from bs4_env.pages.selection import page_rows
+from bs4_env.pages.sets import canonical_name, page_task
 from bs4_env.tasks.model import Task
 from bs4_env.tasks.modes import DatasetConfig, build_rows
 from bs4_env.tasks.registry import build_task
@@ -85,13 +87,54 @@ class RowTransform:
         }
 
 
-def classic_dataset(config: DatasetConfig) -> Dataset:
-    """All rows ``config`` selects (in the same order as ``bs4-env eval`` and the v1 taskset),
-    with identities and prompts made only for the rows that are read."""
+class PageRowTransform(RowTransform):
+    """The same for the rows of a page set; ``info`` also names the set, cap and row id."""
+
+    def __init__(self, pages: str, max_page_bytes: int, num_examples: int | None) -> None:
+        self.pages, self.max_page_bytes = canonical_name(pages), max_page_bytes
+        self.num_examples = num_examples
+        self._rows = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"pages": self.pages, "cap": self.max_page_bytes, "num": self.num_examples}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.pages, self.max_page_bytes = state["pages"], state["cap"]
+        self.num_examples, self._rows = state["num"], None
+
+    def rows(self) -> Sequence[Row]:
+        if self._rows is None:
+            self._rows = page_rows(self.pages, self.max_page_bytes, self.num_examples)
+        return self._rows
+
+    def __call__(self, batch: dict[str, list[Any]]) -> dict[str, list[Any]]:
+        rows = self.rows()
+        tasks = [
+            page_task(self.pages, rows[int(position)].seed, self.max_page_bytes)
+            for position in batch[POSITION]
+        ]
+        info = [
+            {**row_info(task), "pages": self.pages, "max_page_bytes": self.max_page_bytes,
+             "row_id": task.row_id}
+            for task in tasks
+        ]  # fmt: skip
+        return {**batch, "prompt": [initial_messages(task) for task in tasks], "info": info}
+
+
+def classic_dataset(
+    config: DatasetConfig, pages: str | None = None, max_page_bytes: int = 0
+) -> Dataset:
+    """All rows ``config`` (or the page set ``pages``) selects, in the same order as
+    ``bs4-env eval`` and the v1 taskset, with identities and prompts made only for the rows
+    that are read."""
     import pyarrow as pa
     from datasets import Dataset
 
-    transform = RowTransform(config)
+    transform = (
+        RowTransform(config)
+        if pages is None
+        else PageRowTransform(pages, max_page_bytes, config.num_examples)
+    )
     count = len(transform.rows())
     columns = {
         POSITION: pa.array(range(count), type=pa.int64()),
@@ -109,6 +152,8 @@ def task_of(info: Any) -> Task:
             f"row info lacks {missing}: rows get their identity and prompt when read by "
             "index (dataset[i]); one read with Dataset.to_list() has neither"
         )
+    if info.get("pages"):
+        return page_task(str(info["pages"]), int(info["seed"]), int(info["max_page_bytes"]))
     return cached_task(str(info["archetype"]), int(info["seed"]), str(info["split"]))
 
 

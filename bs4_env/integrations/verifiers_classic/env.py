@@ -14,6 +14,9 @@ One rollout, in the order verifiers drives it:
   episode, the registered tool runs); anything else (bad JSON, wrong key, double-encoded,
   unknown tool) goes straight to ``Episode.call_tool`` with the raw text, which repairs it
   byte for byte or tells the model what to resend. Both paths end in ``Episode.call_tool``.
+  Each call's arguments as the engine ran them are kept by call id, and ``get_model_response``
+  sends those back in the history (``bs4_env.episode.history``: strict endpoints refuse
+  non-JSON arguments there) while the trajectory and the saved completion keep the raw text.
 * ``grade`` (a cleanup handler, after verifiers has rendered the completion) grades the final
   message once with ``Episode.finish``; the reward and every score component are metrics, and
   ``info["bs4"]`` keeps the score, its explanation and the episode counters.
@@ -35,6 +38,7 @@ from verifiers.types import Tool, ToolMessage  # noqa: E402
 
 from bs4_env.episode.engine import Episode  # noqa: E402
 from bs4_env.episode.executors import make_executor  # noqa: E402
+from bs4_env.episode.history import history_arguments  # noqa: E402
 from bs4_env.episode.tool_schema import (  # noqa: E402
     NAVIGATE_DESCRIPTION,
     RUN_PYTHON_DESCRIPTION,
@@ -54,10 +58,12 @@ from bs4_env.integrations.verifiers_classic.transcript import (  # noqa: E402
     metric_value,
     plain_messages,
     well_formed_arguments,
+    with_history_arguments,
 )
 from bs4_env.sandbox.base import Executor  # noqa: E402
 
 EPISODE_KEY = "bs4_episode"
+SENT_ARGUMENTS_KEY = "bs4_sent_arguments"
 
 
 async def run_python(code: str, episode: Episode) -> str:
@@ -111,13 +117,13 @@ class BeautifulSoupClassicEnv(vf.StatefulToolEnv):  # type: ignore[misc]
         self._executors: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Executor] = (
             weakref.WeakKeyDictionary()
         )
-        rows = options.dataset
+        rows, pages, cap = options.dataset, options.pages, options.max_page_bytes
         super().__init__(
             tools=[],
             max_turns=options.max_turns,
             # Builders, so a split's table is made only if verifiers asks for it.
-            dataset=lambda: classic_dataset(rows),
-            eval_dataset=lambda: classic_dataset(rows),
+            dataset=lambda: classic_dataset(rows, pages, cap),
+            eval_dataset=lambda: classic_dataset(rows, pages, cap),
             rubric=ClassicRubric(),
         )
         functions = {"run_python": run_python, "navigate": navigate}
@@ -164,6 +170,7 @@ class BeautifulSoupClassicEnv(vf.StatefulToolEnv):  # type: ignore[misc]
         task = await asyncio.to_thread(task_of, state.get("info"))
         check_row_prompt(task, plain_messages(state.get("prompt") or []))
         state[EPISODE_KEY] = Episode(task, self.executor(), self.options.budgets())
+        state[SENT_ARGUMENTS_KEY] = {}
         return await super().setup_state(state)
 
     def update_tool_args(
@@ -181,8 +188,17 @@ class BeautifulSoupClassicEnv(vf.StatefulToolEnv):  # type: ignore[misc]
                 reply = await self.tool_map[call.name](**tool_args)
             else:
                 reply = await episode.call_tool(call.name, call.arguments)
+            sent = history_arguments(call.arguments, episode.last_arguments)
+            if sent != call.arguments:
+                state[SENT_ARGUMENTS_KEY][call.id] = sent
             replies.append(ToolMessage(role="tool", content=reply, tool_call_id=call.id))
         return replies
+
+    async def get_model_response(self, state: Any, prompt: Any, *args: Any, **kwargs: Any) -> Any:
+        """The model request carries the arguments the engine ran; ``prompt`` itself (recorded
+        in the trajectory) keeps the model's raw text."""
+        sent = with_history_arguments(prompt, state.get(SENT_ARGUMENTS_KEY) or {})
+        return await super().get_model_response(state, sent, *args, **kwargs)
 
     @vf.cleanup  # type: ignore[untyped-decorator]
     async def grade(self, state: Any) -> None:

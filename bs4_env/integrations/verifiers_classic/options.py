@@ -15,13 +15,17 @@ from typing import Any
 from bs4_env.episode.engine import Budgets
 from bs4_env.episode.executors import EXECUTOR_KINDS
 from bs4_env.evaluation.rollout import DEFAULT_MAX_TURNS
+from bs4_env.pages.pageset import DEFAULT_MAX_PAGE_BYTES
+from bs4_env.pages.sets import page_set
 from bs4_env.sandbox.base import DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_S
 from bs4_env.tasks.modes import ConfigError, DatasetConfig, select_archetypes
 
 DATASET_FIELDS = tuple(f.name for f in fields(DatasetConfig))
 ENGINE_FIELDS = ("executor", "pool_size", "max_tool_calls", "timeout_s", "max_output_bytes")
 CLASSIC_FIELDS = ("max_turns",)
-VALID_ARGUMENTS = (*DATASET_FIELDS, *ENGINE_FIELDS, *CLASSIC_FIELDS)
+PAGE_FIELDS = ("pages", "max_page_bytes")
+VALID_ARGUMENTS = (*DATASET_FIELDS, *PAGE_FIELDS, *ENGINE_FIELDS, *CLASSIC_FIELDS)
+PAGE_CLASHES = ("split", "mode", "difficulty", "archetypes", "seed")
 V1_ONLY_FIELDS = {"tool_scope": "the v1 taskset's tool-server scope; classic tools run in-process"}
 
 
@@ -36,6 +40,9 @@ class ClassicOptions:
     timeout_s: float = DEFAULT_TIMEOUT_S
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
     max_turns: int = DEFAULT_MAX_TURNS
+    pages: str | None = None
+    """Labelled pages (``real`` or a rows file) instead of generated tasks."""
+    max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES
 
     def __post_init__(self) -> None:
         if self.executor not in EXECUTOR_KINDS:
@@ -47,7 +54,10 @@ class ClassicOptions:
         if self.max_turns < 1:
             raise ConfigError(f"max_turns must be >= 1, got {self.max_turns}")
         self.budgets()  # raises ValueError naming the offending values
-        select_archetypes(self.dataset)  # an empty selection fails now, not at the first row
+        if self.pages is not None:
+            page_set(self.pages, self.max_page_bytes)  # every bad row fails now, with its id
+        else:
+            select_archetypes(self.dataset)  # an empty selection fails now, not at a row
 
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> ClassicOptions:
@@ -63,10 +73,15 @@ class ClassicOptions:
                 f"unknown argument(s) {unknown}{hint}; valid arguments: {list(VALID_ARGUMENTS)}"
             )
         _check_types(kwargs)
+        if kwargs.get("pages") is not None:
+            clash = [name for name in PAGE_CLASHES if name in kwargs]
+            if clash:
+                raise ConfigError(f"pages= chooses its own rows; drop {clash}")
         dataset = DatasetConfig.from_kwargs(
             **{name: kwargs[name] for name in DATASET_FIELDS if name in kwargs}
         )
-        rest = {name: kwargs[name] for name in (*ENGINE_FIELDS, *CLASSIC_FIELDS) if name in kwargs}
+        own = (*ENGINE_FIELDS, *CLASSIC_FIELDS, *PAGE_FIELDS)
+        rest = {name: kwargs[name] for name in own if name in kwargs}
         return cls(dataset=dataset, **rest)
 
     def budgets(self) -> Budgets:
@@ -91,6 +106,8 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "timeout_s": (int, float),
     "max_output_bytes": (int,),
     "max_turns": (int,),
+    "pages": (str, type(None)),
+    "max_page_bytes": (int,),
 }
 
 

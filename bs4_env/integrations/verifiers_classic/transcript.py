@@ -8,6 +8,7 @@ as the v1 taskset's ``trace.info["bs4"]``, and every score component becomes a m
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from bs4_env.episode.engine import TOOL_SPECS, Episode
@@ -81,6 +82,26 @@ def final_text(completion: list[Any] | None) -> str:
     if field_of(last, "role") != "assistant" or field_of(last, "tool_calls"):
         return ""
     return text_of(field_of(last, "content"))
+
+
+def with_history_arguments(messages: list[Any], sent: Mapping[str, str]) -> list[Any]:
+    """``messages`` with each tool call in ``sent`` (by call id) carrying the arguments to send
+    back instead of the model's (``bs4_env.episode.history``). Messages are copied, never
+    changed in place: the rollout's trajectory keeps the raw text."""
+    out = []
+    for message in messages:
+        calls = field_of(message, "tool_calls") or []
+        if not any(field_of(call, "id") in sent for call in calls):
+            out.append(message)
+            continue
+        if not hasattr(message, "model_copy"):
+            raise TypeError(f"expected a verifiers message object, got {type(message).__name__}")
+        rewritten = [
+            call.model_copy(update={"arguments": sent[call.id]}) if call.id in sent else call
+            for call in calls
+        ]
+        out.append(message.model_copy(update={"tool_calls": rewritten}))
+    return out
 
 
 def grade_record(score: Score, episode: Episode) -> dict[str, Any]:

@@ -19,6 +19,8 @@ from pydantic import model_validator
 
 from bs4_env.episode.engine import Budgets
 from bs4_env.episode.executors import EXECUTOR_KINDS
+from bs4_env.pages.pageset import DEFAULT_MAX_PAGE_BYTES
+from bs4_env.pages.sets import page_set
 from bs4_env.sandbox.base import DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_S
 from bs4_env.tasks.modes import ConfigError, DatasetConfig, select_archetypes
 
@@ -31,6 +33,9 @@ ENGINE_FIELDS = (
     "tool_scope",
 )
 DATASET_FIELDS = ("split", "mode", "difficulty", "archetypes", "seed", "num_examples")
+PAGE_FIELDS = ("pages", "max_page_bytes")
+PAGE_CLASHES = {"split", "mode", "difficulty", "archetypes", "seed"}
+"""Dataset fields that mean nothing for a page set (``num_examples`` takes a prefix)."""
 
 
 class EngineSettings(vf.BaseConfig):
@@ -74,7 +79,7 @@ class BS4ToolsetConfig(vf.SharedToolsetConfig):
 
 
 class BS4RolloutToolsetConfig(vf.ToolsetConfig):
-    """Config of the per-rollout tool server (one process per rollout; slower, see README)."""
+    """Config of the per-rollout tool server (a process per rollout; slower: docs/benchmarks.md)."""
 
     engine: EngineSettings = EngineSettings()
 
@@ -89,6 +94,9 @@ class BS4TasksetConfig(vf.TasksetConfig):
     archetypes: str | list[str] | None = None
     seed: int | None = None
     num_examples: int | None = None
+    # Or labelled pages: "real" or a rows file (then the fields above but num_examples unset).
+    pages: str | None = None
+    max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES
     # How tool calls run.
     executor: Literal["local", "subprocess"] = "local"
     pool_size: int | None = None
@@ -102,7 +110,15 @@ class BS4TasksetConfig(vf.TasksetConfig):
 
     @model_validator(mode="after")
     def _validate_and_propagate(self) -> BS4TasksetConfig:
-        self.dataset_config()
+        if self.pages is not None:
+            # Values, not ``model_fields_set``: prime-rl's env server passes every field along.
+            defaults = {name: type(self).model_fields[name].default for name in PAGE_CLASHES}
+            clash = sorted(name for name in PAGE_CLASHES if getattr(self, name) != defaults[name])
+            if clash:
+                raise ConfigError(f"pages= chooses its own rows; drop {clash}")
+            page_set(self.pages, self.max_page_bytes)  # every bad row fails now, with its id
+        else:
+            self.dataset_config()
         engine = EngineSettings(**{name: getattr(self, name) for name in ENGINE_FIELDS})
         for name, sub in (("task", self.task), ("tools", self.tools)):
             if "engine" in sub.model_fields_set and sub.engine != engine:

@@ -13,6 +13,12 @@ seeded row order (``seed`` shuffles it) and starts over after the last row. It i
 deterministic, so a resumed prime-rl run (whose sampler skips as many tasks as its checkpoint
 cursor says) continues at the very row it stopped before. Every other selection (``eval``,
 ``bench``, any ``num_examples``) stays finite.
+
+A stream row never generates its task: the orchestrator draws it inside its event loop, and a
+resume replays ``cursor`` draws (``scripts/bench_train_stream.py``). Its data is the identity,
+the registry's labels and a deferred prompt; the env worker generates the task when the
+rollout starts and writes the real request in (``deferred_prompt``). Finite selections are
+materialized off the event loop once, so their rows carry the real request.
 """
 
 from __future__ import annotations
@@ -23,10 +29,14 @@ import verifiers.v1 as vf
 
 from bs4_env.episode.prompt import SYSTEM_PROMPT, user_prompt
 from bs4_env.integrations.verifiers_v1.config import BS4TasksetConfig
+from bs4_env.integrations.verifiers_v1.deferred_prompt import deferred_prompt
 from bs4_env.integrations.verifiers_v1.state import cached_task
 from bs4_env.integrations.verifiers_v1.task import BS4Task, BS4TaskData
 from bs4_env.integrations.verifiers_v1.toolset import BS4Toolset
+from bs4_env.pages.selection import page_rows
+from bs4_env.pages.sets import canonical_name, page_task
 from bs4_env.tasks.modes import build_rows
+from bs4_env.tasks.registry import default_registry
 from bs4_env.tasks.splits import Row
 
 
@@ -46,9 +56,46 @@ def task_data(row: Row) -> BS4TaskData:
     )
 
 
+def page_task_data(pages: str, max_page_bytes: int, row: Row) -> BS4TaskData:
+    """The task data of a labelled page's row (identity: the set, its cap and the index)."""
+    name = canonical_name(pages)
+    task = page_task(name, row.seed, max_page_bytes)
+    return BS4TaskData(
+        id=f"{task.split}/{task.row_id}",
+        name=task.archetype_id,
+        prompt=user_prompt(task),
+        system_prompt=SYSTEM_PROMPT,
+        archetype=task.archetype_id,
+        seed=task.seed,
+        split=task.split,
+        difficulty=task.difficulty.value,
+        category=task.category.value,
+        pages=name,
+        max_page_bytes=max_page_bytes,
+        row_id=task.row_id or "",
+    )
+
+
+def stream_task_data(row: Row) -> BS4TaskData:
+    """A stream row's task data, made without generating the task: its identity, the
+    registry's labels and the deferred prompt (``deferred_prompt``)."""
+    spec = default_registry().get(row.archetype_id)
+    return BS4TaskData(
+        id=f"{row.split}/{row.archetype_id}/{row.seed}",
+        name=row.archetype_id,
+        prompt=deferred_prompt(row.split, row.archetype_id, row.seed),
+        system_prompt=SYSTEM_PROMPT,
+        archetype=row.archetype_id,
+        seed=row.seed,
+        split=row.split,
+        difficulty=spec.difficulty.value,
+        category=spec.category.value,
+    )
+
+
 def streams(config: BS4TasksetConfig) -> bool:
     """Whether ``config`` selects the endless train stream rather than a finite row list."""
-    return config.split == "train" and config.num_examples is None
+    return config.pages is None and config.split == "train" and config.num_examples is None
 
 
 class BeautifulSoupTaskset(vf.Taskset[BS4Task, BS4TasksetConfig]):
@@ -63,6 +110,11 @@ class BeautifulSoupTaskset(vf.Taskset[BS4Task, BS4TasksetConfig]):
 
     def load(self) -> Iterator[BS4Task]:
         config: BS4TasksetConfig = self.config
+        if config.pages is not None:
+            cap = config.max_page_bytes
+            for row in page_rows(config.pages, cap, config.num_examples):
+                yield BS4Task(page_task_data(config.pages, cap, row), config.task)
+            return
         for row in build_rows(config.dataset_config()):
             yield BS4Task(task_data(row), config.task)
 
@@ -86,4 +138,4 @@ class BeautifulSoupTrainStream(BeautifulSoupTaskset):
             raise ValueError("the train selection has no rows")
         while True:
             for row in rows:
-                yield BS4Task(task_data(row), config.task)
+                yield BS4Task(stream_task_data(row), config.task)

@@ -1,0 +1,25 @@
+"""The tool-call arguments a chat history sends back to the model: the ones the engine ran.
+
+Every path keeps the model's raw text in its transcript, but what it sends back on the next
+request is this: servers such as llama.cpp and vLLM's chat preprocessing parse every earlier
+call's arguments and answer HTTP 500 to bare source or truncated JSON, which would turn exactly
+the episodes the engine's repair exists for into error rows. ``bs4-env eval`` and the classic
+verifiers adapter apply it; the verifiers v1 adapters cannot (see ``docs/training-scale.md``).
+"""
+
+from __future__ import annotations
+
+import json
+
+
+def history_arguments(raw: str, executed: dict[str, str] | None) -> str:
+    """The arguments to send back for one call with ``raw`` arguments: the model's own text
+    when it already is the JSON object the engine ran (its tokens stay as sampled), else that
+    object as JSON; ``{}`` when nothing ran (refused arguments, an unknown tool)."""
+    if executed is None:
+        return "{}"
+    try:
+        parsed = json.loads(raw)
+    except (ValueError, RecursionError):
+        parsed = None
+    return raw if parsed == executed else json.dumps(executed)

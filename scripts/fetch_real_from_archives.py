@@ -1,0 +1,42 @@
+"""Fill the page cache for ``real`` on a machine that cannot reach GitHub, from the pinned
+archives (../shared/real-pages): the needed files are unpacked into a temporary folder, served
+on loopback the way raw GitHub serves them, and fetched by ``bs4-env real fetch`` itself
+(sha256-verified, like any fetch).
+
+    python scripts/fetch_real_from_archives.py [--cache DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bs4_env.cli.main import main as bs4_env_main
+from bs4_env.pages.rows import read_rows
+from bs4_env.pages.sets import REAL_ROWS
+from tests.real_pages import RawServer, missing_reason, unpack
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--cache", type=Path, help="page cache (default: the usual one)")
+    args = parser.parse_args()
+    reason = missing_reason()
+    if reason:
+        print(reason, file=sys.stderr)
+        return 2
+    sources = {row.source for row in read_rows(REAL_ROWS) if row.source is not None}
+    with tempfile.TemporaryDirectory() as folder:
+        unpack(sources, Path(folder))
+        with RawServer(Path(folder)) as server:
+            argv = ["real", "fetch", "--base-url", server.base_url]
+            argv += ["--cache", str(args.cache)] if args.cache else []
+            return bs4_env_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

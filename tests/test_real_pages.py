@@ -1,0 +1,187 @@
+"""``real``: fetched from a loopback copy of the pinned upstream files by the same code that
+fetches from GitHub, then checked row by row: every label scores 1.0 and a perturbed value 0,
+no accepted answer shows in any prompt, and the pages whose charset declaration is wrong for
+the text read right with every parser in the sandbox."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Iterator
+from datetime import date, timedelta
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bs4_env.cli.main import main
+from bs4_env.episode.engine import Budgets, Episode
+from bs4_env.episode.prompt import initial_messages
+from bs4_env.episode.tool_text import stdout_of
+from bs4_env.pages.cache import CACHE_VARIABLE, cached_page
+from bs4_env.pages.decode import declared_charset, page_bytes
+from bs4_env.pages.fetch import source_url
+from bs4_env.pages.pageset import PageSet, load_page_set
+from bs4_env.pages.rows import read_rows
+from bs4_env.pages.sets import REAL, REAL_ROWS
+from bs4_env.sandbox.base import Executor
+from bs4_env.tasks.model import Task
+from tests.real_pages import RawServer, missing_reason, unpack
+
+pytestmark = pytest.mark.integration
+ROWS = read_rows(REAL_ROWS)
+SOURCES = {row.source for row in ROWS if row.source is not None}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RawServer]:
+    reason = missing_reason()
+    if reason:
+        pytest.skip(reason)
+    root = tmp_path_factory.mktemp("upstream")
+    unpack(SOURCES, root)
+    with RawServer(root) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def cache(served: RawServer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A page cache filled by ``bs4-env real fetch`` from the loopback server."""
+    root = tmp_path_factory.mktemp("cache")
+    argv = ["real", "fetch", "--base-url", served.base_url, "--cache", str(root), "--quiet"]
+    assert main(argv) == 0
+    return root
+
+
+@pytest.fixture(scope="module")
+def real(cache: Path) -> Iterator[PageSet]:
+    before = os.environ.get(CACHE_VARIABLE)
+    os.environ[CACHE_VARIABLE] = str(cache)
+    try:
+        yield load_page_set(REAL_ROWS, REAL, REAL, 2_500_000)
+    finally:
+        if before is None:
+            os.environ.pop(CACHE_VARIABLE)
+        else:
+            os.environ[CACHE_VARIABLE] = before
+
+
+def test_rows_ship_no_pages_and_cover_every_family() -> None:
+    assert 300 <= len(ROWS) <= 400
+    families = Counter(row.family for row in ROWS)
+    assert set(families) == {"product_price", "product_sku", "product_brand", "product_gtin",
+                             "article_title", "article_author", "article_date"}  # fmt: skip
+    for row in ROWS:
+        assert row.html is None and row.html_path is None and row.source and row.sha256
+        assert row.license and not row.show_url and row.url
+
+
+def test_fetch_is_cached_resumable_and_verified(
+    served: RawServer, cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["real", "fetch", "--base-url", served.base_url, "--cache", str(cache), "--quiet"]
+    assert main(base) == 0
+    assert f"0 fetched, {len(SOURCES)} already cached, 0 failed" in capsys.readouterr().out
+    source = sorted(SOURCES, key=lambda s: s.path)[0]
+    target = cached_page(source, cache)
+    whole = target.read_bytes()
+    target.unlink()
+    target.with_name(target.name + ".part").write_bytes(whole[: len(whole) // 2])
+    ranges = served.range_requests
+    assert main(base) == 0
+    assert "1 fetched" in capsys.readouterr().out and served.range_requests == ranges + 1
+    assert target.read_bytes() == whole
+    target.unlink()
+    served.altered[source_url("", source)] = whole[:-1] + b"!"
+    try:
+        assert main(base) == 1
+    finally:
+        served.altered.clear()
+    err = capsys.readouterr().err
+    assert "refused, sha256" in err and source.path.split("/")[-1] in err and not target.exists()
+    assert not target.with_name(target.name + ".part").exists()
+    assert main(base) == 0 and target.read_bytes() == whole
+
+
+def _graded(task: Task, answer: object) -> float:
+    episode = Episode(task, _Unused())
+    episode.state.soup_runs = episode.state.tool_calls = 1
+    return episode.finish(json.dumps({"status": "ok", "answer": answer})).reward
+
+
+class _Unused(Executor):
+    async def run(self, request: Any) -> Any:
+        raise AssertionError("grading runs no code")
+
+
+def _perturbed(value: Any, kind: str) -> Any:
+    if kind == "decimal":
+        return str(Decimal(str(value)) + Decimal("0.01"))
+    if kind == "date":
+        return (date.fromisoformat(value) + timedelta(days=1)).isoformat()
+    return f"{value} 2"
+
+
+def test_every_label_scores_one_and_a_perturbed_value_zero(real: PageSet) -> None:
+    for index, loaded in enumerate(real.rows):
+        task = real.task(index)
+        kind = loaded.normalizer.kind
+        for value in loaded.row.accepted:
+            assert _graded(task, value) == 1.0, (loaded.row.id, value)
+            assert _graded(task, _perturbed(value, kind)) == 0.0, (loaded.row.id, value)
+        assert _graded(task, None) == 0.0
+
+
+def test_no_accepted_answer_occurs_in_its_prompt(real: PageSet) -> None:
+    for index, loaded in enumerate(real.rows):
+        prompt = json.dumps(initial_messages(real.task(index)), ensure_ascii=False).casefold()
+        for value in loaded.row.accepted:
+            assert str(value).casefold() not in prompt, (loaded.row.id, value)
+        assert (loaded.row.url or "").casefold() not in prompt
+
+
+def _misdeclared(real: PageSet) -> list[int]:
+    """One row per page whose own charset declaration is wrong for the text it gets."""
+    chosen: dict[str, int] = {}
+    for index, loaded in enumerate(real.rows):
+        path = loaded.path
+        raw = page_bytes(path.read_bytes(), path.name) if path else b""
+        declared = (declared_charset(raw) or "").lower().replace("_", "-")
+        if declared not in ("utf-8", "utf8") and not raw.isascii():
+            chosen.setdefault(str(path), index)
+    return sorted(chosen.values())
+
+
+PROGRAM = """
+from bs4 import BeautifulSoup
+text = make_soup({parser!r}).get_text()
+print(BeautifulSoup(HTML.encode(), {parser!r}).get_text() == text and "Ã" not in text)
+"""
+
+
+async def test_misdeclared_real_pages_read_right_with_every_parser(
+    real: PageSet, executor: Executor
+) -> None:
+    indexes = _misdeclared(real)
+    assert len(indexes) >= 5, "the pinned pages include misdeclared ones"
+    for index in indexes:
+        for parser in ("html.parser", "lxml", "html5lib"):
+            # Two parses of a page of up to 2 MB: room beyond the budget on a busy machine
+            # (the per-call time at the default budget is scripts/bench_real_pages.py's job).
+            episode = Episode(real.task(index), executor, Budgets(timeout_s=60))
+            reply = await episode.run_python(PROGRAM.format(parser=parser))
+            assert stdout_of(reply).strip() == "True", (real.rows[index].row.id, parser, reply)
+
+
+def test_reference_policy_runs_through_bs4_env_eval(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(CACHE_VARIABLE, str(cache))
+    output = tmp_path / "real.json"
+    argv = ["eval", "--pages", "real", "-n", "14", "-o", str(output), "--quiet", "-c", "2"]
+    assert main(argv) == 0
+    results = json.loads(output.read_text())
+    assert results["split"] == REAL and results["pages"] == REAL and results["n"] == 14
+    assert set(results["by_archetype"]) == set(results["families"]) and results["errors"] == 0
