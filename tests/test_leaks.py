@@ -11,7 +11,7 @@ can fail. The policy "abstain citing a signature element when one is present, el
 answer" must score at least 0.1 below the reference policy on the bench. An element-level
 model (``bs4_env.checks.leak_elements``: element-local features only, trained on train
 limitation pages) must not find the blocker among a held-out limitation page's candidate
-elements as surely as it did before issue 30 (1.000; chance 0.092).
+elements more than 5 points above chance (before issue 30: 1.000, chance 0.092).
 """
 
 from __future__ import annotations
@@ -152,18 +152,13 @@ def finder(train_tasks: list[Task], test_tasks: list[Task]) -> FinderScores:
     return finder_scores(train_tasks, test_tasks)
 
 
-# Issue 30 measured 1.000 before (chance 0.092) and 0.880 after (chance 0.093): harmless
-# widgets now sit in the main region framed like data blocks and share the blocking role's
-# words, but each blocker's own id and class shapes and its slot still give it away.
-FINDER_BOUND = 0.92
+# Issue 30 measured 1.000 before (chance 0.092), 0.880 after its first part (chance 0.093),
+# and with every harmless widget a copy of a blocking element (``blocker_copies``) 0.090
+# against chance 0.083 (60 train / 30 held-out seeds per limitation archetype).
+FINDER_MARGIN = 0.05
 
 
-def test_element_finder_does_not_always_find_the_blocker(finder: FinderScores) -> None:
-    assert finder.pages >= 200 and finder.skipped == 0, finder
-    assert finder.accuracy <= FINDER_BOUND, finder
-
-
-@pytest.mark.xfail(strict=True, reason="issue 30 goal not reached: 0.880 vs chance 0.093")
 def test_element_finder_is_near_chance(finder: FinderScores) -> None:
-    """The goal: the blocker is not findable by its own surface much above chance."""
-    assert finder.accuracy <= finder.chance + 0.1, finder
+    """The blocker is not findable by its own surface much above chance."""
+    assert finder.pages >= 200 and finder.skipped == 0, finder
+    assert finder.accuracy <= finder.chance + FINDER_MARGIN, finder

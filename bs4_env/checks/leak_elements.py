@@ -28,7 +28,7 @@ from bs4_env.checks.leak_features import Vocabulary, observations
 from bs4_env.grading.page_identifiers import blocker_elements
 from bs4_env.tasks.model import Task
 
-_PARSER = etree.HTMLParser(recover=True, encoding="utf-8")
+PARSER = etree.HTMLParser(recover=True, encoding="utf-8")
 _TAGS = frozenset({"canvas", "iframe", "embed", "object", "video", "audio", "img", "form"})
 _ATTRIBUTES = ("data-endpoint", "aria-busy", "data-next", "data-infinite", "data-sitekey")
 _NAMES = re.compile(r"challenge|turnstile|captcha|bot-check|gate|sign-?in|login", re.I)
@@ -103,7 +103,7 @@ class PageCandidates:
 def page_candidates(task: Task, vocabulary: Vocabulary) -> PageCandidates:
     if task.limitation is None:
         raise ValueError(f"{task.archetype_id} has no limitation")
-    root = etree.fromstring(task.html.encode("utf-8"), _PARSER)
+    root = etree.fromstring(task.html.encode("utf-8"), PARSER)
     blocker = blocker_elements(root, task.limitation.evidence_tokens)
     chosen = [el for el in root.iter() if isinstance(el.tag, str) and is_candidate(el)]
     return PageCandidates(
@@ -166,4 +166,11 @@ def finder_scores(train: Sequence[Task], test: Sequence[Task]) -> FinderScores:
     )
 
 
-__all__ = ["FinderScores", "PageCandidates", "features", "finder_scores", "is_candidate"]
+__all__ = [
+    "PARSER",
+    "FinderScores",
+    "PageCandidates",
+    "features",
+    "finder_scores",
+    "is_candidate",
+]

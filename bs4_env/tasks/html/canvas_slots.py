@@ -49,7 +49,7 @@ def _chart_script(chart_id: str, endpoint: str) -> str:
     )
 
 
-def _price_slot(rng: Random, price: str | None) -> tuple[str, tuple[str, ...]]:
+def price_canvas(rng: Random, price: str | None) -> tuple[str, tuple[str, ...]]:
     """The price canvas; ``price`` (display text) goes into its fallback or a hidden text."""
     canvas_id = f"price-{token(rng, 8)}"
     endpoint = f"/api/price/{token(rng, 10)}"
@@ -67,7 +67,7 @@ def _price_slot(rng: Random, price: str | None) -> tuple[str, tuple[str, ...]]:
     return canvas + beside + _price_script(rng, canvas_id, endpoint), (canvas_id, endpoint)
 
 
-def _chart_slot(rng: Random, caption: str, table: str | None) -> tuple[str, tuple[str, ...]]:
+def chart_canvas(rng: Random, caption: str, table: str | None) -> tuple[str, tuple[str, ...]]:
     """A chart of the table; ``table`` goes inside the canvas, in a ``<details>`` or below."""
     chart_id = f"chart-{token(rng, 8)}"
     endpoint = f"/api/charts/{token(rng, 10)}.json"
@@ -97,9 +97,9 @@ def canvas_page(rng: Random, with_fallback: bool) -> TwinPage:
     blocked = template == "column_by_header" and not with_fallback
     layout = slot_tables.build(rng, template, blocked=blocked)
     if template == "featured_price":
-        slot, tokens = _price_slot(rng, str(layout.truth) if with_fallback else None)
+        slot, tokens = price_canvas(rng, str(layout.truth) if with_fallback else None)
     else:
-        slot, tokens = _chart_slot(rng, layout.name, layout.data if with_fallback else None)
+        slot, tokens = chart_canvas(rng, layout.name, layout.data if with_fallback else None)
     html = wrap_page(
         rng,
         title=layout.title,

@@ -4,7 +4,8 @@ Real pages bury the content among navigation, ads, trackers, cookie banners, hid
 modals and widgets. The amount of chrome grows with difficulty so HTML size grows with it
 too; the site template (``sites``) varies how the frame is built; ``widgets`` puts the
 signatures of unextractable content (canvas, fetch scripts, PDFs, challenges, ...) on every
-page in harmless roles, so their presence alone never tells a limitation page.
+page in harmless roles, so their presence alone never tells a limitation page; most of them
+are copies of the blocking elements (``blocker_copies``), framed and placed as blockers are.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from html import escape
 from random import Random
 
 from bs4_env.tasks.html import bulk, lookalikes, pools, sites, widgets
+from bs4_env.tasks.html.blocker_copies import Copy
 from bs4_env.tasks.html.chrome_text import ChromeText, chrome_text
 from bs4_env.tasks.model import DIFFICULTY_RANK, Difficulty, LimitReason
 from bs4_env.tasks.rng import token
@@ -122,9 +124,17 @@ def wrap_page(
     blocks = noise_blocks(rng, difficulty, text)
     # Harmless widgets sit in the main region, framed like data blocks, as often as a
     # blocker does there: "the widget in <main>" must not point at the blocker.
+    # Copies of blocking elements stand in the main region as blockers do, in the same
+    # frames, with the parts a blocker puts in the head there as often.
     in_main: list[str] = []
     for widget in widgets.page_widgets(rng, difficulty, limitation):
-        if rng.random() < MAIN_SHARE:
+        if isinstance(widget, Copy):
+            in_main.append(widget.block)
+            if widget.in_head:
+                extra_head += widget.loose
+            elif widget.loose:
+                in_main.append(widget.loose)
+        elif rng.random() < MAIN_SHARE:
             in_main.append(lookalikes.framed(rng, widget))
         else:
             blocks.append(widget)

@@ -17,15 +17,6 @@ from bs4_env.tasks.html.slots import Slotted
 from bs4_env.tasks.model import LimitReason
 from bs4_env.tasks.rng import token
 
-# How a site hides what is not shown yet; one way per page, for everything hidden in the
-# listing (its collapsed sort menu, and on ``load_more_static`` its second page of cards).
-_HIDING = (
-    '<ul class="{}" hidden>{}</ul>',
-    '<div style="display:none"><ul class="{}">{}</ul></div>',
-    '<ul class="{}" aria-hidden="true" hidden>{}</ul>',
-)
-_SORTS = ("Featured", "Newest", "Price: low to high", "Price: high to low", "Top rated")
-
 
 @dataclass(frozen=True)
 class Feed:
@@ -38,41 +29,22 @@ class Feed:
 
     def hidden_list(self, klass: str, items: str) -> str:
         """A list of class ``klass`` hidden the page's way."""
-        return _HIDING[self.hiding].format(klass, items)
-
-    def sort_menu(self, rng: Random) -> str:
-        """The listing's sort options, collapsed (every feed page has one)."""
-        options = "".join(
-            f'<li><a href="?sort={token(rng, 4)}">{name}</a></li>'
-            for name in rng.sample(_SORTS, rng.randint(3, 5))
-        )
-        return self.hidden_list("sort-options", options)
+        return feeds.hidden_list(self.hiding, klass, items)
 
     def slot(self, rng: Random, trigger: feeds.Trigger, after_list: str = "") -> str:
-        """Count line, the first cards (and skeletons), ``after_list``, then the trigger.
-
-        A third of feeds, of every kind, carry the hidden line the loader shows at the end.
-        """
-        style = self.layout.card_style
-        cards = [feeds.card_html(card, style) for card in self.layout.cards[: self.shown]]
-        total = len(self.layout.cards)
-        end = '<p class="end-of-list" hidden>You have seen all items.</p>'
-        return (
-            feeds.count_line(self.shown, total)
-            + self.sort_menu(rng)
-            + feeds.list_html(cards + feeds.skeletons(rng), self.list_id)
-            + after_list
-            + (end if rng.random() < 1 / 3 else "")
-            + trigger.html
-            + trigger.script
-        )
+        """Count line, the first cards (and skeletons), ``after_list``, then the trigger."""
+        layout = self.layout
+        return feeds.first_screen(
+            rng, layout.cards, layout.card_style, self.shown, self.list_id, self.hiding, trigger,
+            after_list,
+        )  # fmt: skip
 
 
 def start(rng: Random, extra: int, notes: bool) -> Feed:
     """A listing (see ``slot_tables.item_list`` for ``extra`` and ``notes``) and its cut."""
     layout = slot_tables.item_list(rng, extra, notes)
     shown = rng.randint(3, min(8, len(layout.cards) - 3))
-    return Feed(layout, shown, f"items-{token(rng, 6)}", rng.randrange(len(_HIDING)))
+    return Feed(layout, shown, f"items-{token(rng, 6)}", rng.randrange(len(feeds.HIDING)))
 
 
 def page(rng: Random, feed: Feed, slot: str, extras: list[str]) -> str:

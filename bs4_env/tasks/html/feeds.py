@@ -156,6 +156,52 @@ _LOADER = (
 )
 
 
+# How a site hides what is not shown yet; one way per page, for everything hidden in the
+# listing (its collapsed sort menu, and on ``load_more_static`` its second page of cards).
+HIDING = (
+    '<ul class="{}" hidden>{}</ul>',
+    '<div style="display:none"><ul class="{}">{}</ul></div>',
+    '<ul class="{}" aria-hidden="true" hidden>{}</ul>',
+)
+_SORTS = ("Featured", "Newest", "Price: low to high", "Price: high to low", "Top rated")
+
+
+def hidden_list(hiding: int, klass: str, items: str) -> str:
+    """A list of class ``klass`` hidden the ``hiding``-th way of ``HIDING``."""
+    return HIDING[hiding].format(klass, items)
+
+
+def first_screen(
+    rng: Random,
+    cards: Sequence[Card],
+    style: int,
+    shown: int,
+    list_id: str,
+    hiding: int,
+    trigger: Trigger,
+    after_list: str = "",
+) -> str:
+    """A feed's first screen: count line, collapsed sort menu, the first ``shown`` cards
+    (and skeletons), ``after_list``, then the trigger and its loader.
+
+    A third of feeds, of every kind, carry the hidden line the loader shows at the end.
+    """
+    options = "".join(
+        f'<li><a href="?sort={token(rng, 4)}">{name}</a></li>'
+        for name in rng.sample(_SORTS, rng.randint(3, 5))
+    )
+    end = '<p class="end-of-list" hidden>You have seen all items.</p>'
+    return (
+        count_line(shown, len(cards))
+        + hidden_list(hiding, "sort-options", options)
+        + list_html([card_html(card, style) for card in cards[:shown]] + skeletons(rng), list_id)
+        + after_list
+        + (end if rng.random() < 1 / 3 else "")
+        + trigger.html
+        + trigger.script
+    )
+
+
 def blob_id(list_id: str) -> str:
     """The id of the JSON blob the loader reads for the list ``list_id``."""
     return f"{list_id}-data"

@@ -34,7 +34,7 @@ class Player:
     tokens: tuple[str, ...]
 
 
-def _player(rng: Random, kind: str, title: str) -> Player:
+def player(rng: Random, kind: str, title: str) -> Player:
     """The recording's player and what identifies it (its id, file and captions names)."""
     element_id = f"{rng.choice(('player', 'media', 'rec'))}-{token(rng, 7)}"
     clip = token(rng, 10)
@@ -139,7 +139,7 @@ def media_page(rng: Random, where: str) -> TwinPage:
     title = title_of(rng, kind)
     phrase, other_phrase = rng.sample(show.facts, 2)
     fact, other = media_facts.FACTS[phrase](rng), media_facts.FACTS[other_phrase](rng)
-    player = _player(rng, rng.choice(show.players), title)
+    shown = player(rng, rng.choice(show.players), title)
     about = " ".join([rng.choice(show.filler), pools.sentence(rng, rng.randint(8, 14))])
     parts = [
         f'<section class="about"><h2>About this {show.medium}</h2><p>{escape(about)}</p></section>',
@@ -153,7 +153,7 @@ def media_page(rng: Random, where: str) -> TwinPage:
     )
     article = (
         f'<article class="{kind}-page" id="{kind}-{token(rng, 6)}"><h1>{escape(title)}</h1>'
-        f'{byline}<div class="player">{player.html}</div>{"".join(parts)}</article>'
+        f'{byline}<div class="player">{shown.html}</div>{"".join(parts)}</article>'
     )
     html = wrap_page(
         rng,
@@ -167,4 +167,4 @@ def media_page(rng: Random, where: str) -> TwinPage:
         limitation=LimitReason.MEDIA_ONLY,
     )
     query = queries.media_fact(show.medium, title, phrase)
-    return TwinPage(html, query, fact.value, player.tokens)
+    return TwinPage(html, query, fact.value, shown.tokens)

@@ -75,6 +75,12 @@ def captions(rng: Random, n: int) -> list[str]:
     return [f"{subject} {qual} {year}" for subject, qual in zip(subjects, quals, strict=True)]
 
 
+def archived_caption(rng: Random) -> str:
+    """A caption worded like ``captions``' but of a year before any of theirs, so it never
+    names a requested table (for copies of blocking elements nobody asks about)."""
+    return f"{rng.choice(_SUBJECTS)} {rng.choice(_QUALIFIERS)} {rng.randint(2011, 2018)}"
+
+
 def pick_columns(rng: Random, n: int, first: str | None = None) -> list[Column]:
     """``n`` distinct columns, optionally starting with the one whose header is ``first``."""
     lead = [c for c in COLUMNS if c.header == first]

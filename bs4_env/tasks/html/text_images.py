@@ -25,7 +25,7 @@ TEMPLATES = ("contact_phone", "table_as_dicts")
 _PHONE_LABELS = ("Call us", "Phone number", "Customer service line")
 
 
-def _phone_slot(rng: Random, phone: str | None) -> tuple[str, tuple[str, ...]]:
+def phone_image(rng: Random, phone: str | None) -> tuple[str, tuple[str, ...]]:
     """The number's image; ``phone`` goes into its text alternative or a ``tel:`` link."""
     element_id = f"cs-phone-{token(rng, 6)}"
     image = f"{token(rng, 10)}.png"
@@ -54,7 +54,7 @@ def _phone_slot(rng: Random, phone: str | None) -> tuple[str, tuple[str, ...]]:
     return graphic + link, (element_id, image)
 
 
-def _table_slot(rng: Random, caption: str, table: str | None) -> tuple[str, tuple[str, ...]]:
+def table_image(rng: Random, caption: str, table: str | None) -> tuple[str, tuple[str, ...]]:
     """The table's image; ``table`` goes under it, into a ``<details>`` or the figcaption."""
     element_id = f"table-img-{token(rng, 6)}"
     image = f"{token(rng, 10)}.png"
@@ -84,9 +84,9 @@ def image_page(rng: Random, with_text: bool) -> TwinPage:
     template = rng.choice(TEMPLATES)
     layout = slot_tables.build(rng, template, blocked=not with_text)
     if template == "contact_phone":
-        slot, tokens = _phone_slot(rng, str(layout.truth) if with_text else None)
+        slot, tokens = phone_image(rng, str(layout.truth) if with_text else None)
     else:
-        slot, tokens = _table_slot(rng, layout.name, layout.data if with_text else None)
+        slot, tokens = table_image(rng, layout.name, layout.data if with_text else None)
     html = wrap_page(
         rng,
         title=layout.title,

@@ -8,7 +8,9 @@ page (at easy difficulty and above) carries a random set of them in roles that b
 nothing: a canvas chart of something else, a reviews loader, a PDF download for another
 document, a captcha on the newsletter form, and so on. A limitation page draws the same
 set, with its blocking element standing in for one widget of the same kind, so the kinds
-and counts of these elements are distributed alike on both.
+and counts of these elements are distributed alike on both. Every widget is a copy of its
+kind's blocking element (``blocker_copies``: same builder, same slot frame, in the main
+region), so the blocker's own surface does not point at it either (``COPY_SHARE``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from html import escape
 from random import Random
 from types import MappingProxyType
 
-from bs4_env.tasks.html import feeds, lookalikes, pools
+from bs4_env.tasks.html import blocker_copies, feeds, lookalikes, pools
+from bs4_env.tasks.html.blocker_copies import Copy
 from bs4_env.tasks.model import DIFFICULTY_RANK, Difficulty, LimitReason
 from bs4_env.tasks.rng import token
 
@@ -242,15 +245,27 @@ def widget_count(rng: Random, difficulty: Difficulty, blocking: bool) -> int:
     return count - 1 if blocking else count
 
 
+COPY_SHARE = 1.0
+"""Chance that a harmless widget is a copy of its kind's blocking element
+(``blocker_copies``) rather than one of the generic ``WIDGETS``. Below 1 the page has fewer
+elements that look like a blocker, and the leak audit's element finder finds it more
+often: on 60 train / 30 held-out seeds per limitation archetype, 0.167 at 0.75 against
+0.090 at 1.0 (chance 0.085 and 0.083; ``bs4_env.checks.leak_elements``)."""
+
+
 def page_widgets(
     rng: Random, difficulty: Difficulty, limitation: LimitReason | None = None
-) -> list[str]:
-    """The harmless widgets of one page, in random order."""
+) -> list[str | Copy]:
+    """The harmless widgets of one page, in random order: markup for the chrome or the main
+    region, or a framed copy of a blocking element for the main region."""
     if limitation is not None and DIFFICULTY_RANK[difficulty] == 0:
         raise ValueError("limitation pages need chrome of difficulty easy or above")
-    chosen: list[str] = []
+    chosen: list[str | Copy] = []
     for reason, builders in WIDGETS.items():
         for _ in range(widget_count(rng, difficulty, blocking=reason is limitation)):
-            chosen.append(rng.choice(builders)(rng))
+            if rng.random() < COPY_SHARE:
+                chosen.append(blocker_copies.COPIES[reason](rng))
+            else:
+                chosen.append(rng.choice(builders)(rng))
     rng.shuffle(chosen)
     return chosen
