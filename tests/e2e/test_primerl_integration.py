@@ -430,10 +430,12 @@ def test_a_strict_endpoint_scores_repaired_and_refused_calls(strict_run: StrictR
     engine = _engine(STRICT_ROWS, STRICT_ASSIGNED)
     for trace in strict_run.raw:
         _assert_matches_engine(_flatten(trace), engine[_key(trace)])
+        # The model's sampled message keeps its raw text (trace nodes store calls flat:
+        # id, name, arguments); the history's copy is a later, unsampled node.
         first_call = next(
-            n["message"]["tool_calls"][0]["function"]["arguments"]
+            n["message"]["tool_calls"][0]["arguments"]
             for n in trace["nodes"]
-            if n["message"].get("tool_calls")
+            if n["message"].get("tool_calls") and n.get("sampled")
         )
         engine_call = next(m for m in engine[_key(trace)].messages if m.get("tool_calls"))
         assert first_call == engine_call["tool_calls"][0]["function"]["arguments"]

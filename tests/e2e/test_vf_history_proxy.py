@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from aiohttp import ClientSession, web
+from scripted_server import ScriptedServer
+from vf_run import run_vf_eval, total_reward, vf_eval_command
 
 from bs4_env.evaluation.scripted import MalformedThenReferencePolicy
 from bs4_env.integrations.verifiers_v1.history_proxy import history_proxy, rewritten_body
+from bs4_env.tasks.modes import DatasetConfig, build_rows
 
 pytestmark = pytest.mark.integration
 
@@ -90,3 +94,33 @@ def test_the_proxy_forwards_the_rewritten_request_and_streams_the_reply() -> Non
     [(body, path, auth)] = seen
     assert _arguments(body) == ['{"code": "print(3)"}'] and path == "/v1/chat/completions"
     assert auth == "Bearer s"
+
+
+STRICT_ROWS = build_rows(DatasetConfig(split="bench", archetypes=("text_by_id",)))[:2]
+
+
+@pytest.mark.parametrize("policy", ["malformed", "rawargs"])
+def test_vf_eval_on_a_strict_endpoint_scores_every_row_with_the_package_harness(
+    policy: str, tmp_path: Path
+) -> None:
+    """vf-eval 0.4 against an endpoint that refuses non-JSON history arguments (HTTP 500, as
+    llama.cpp and vLLM do): the package's harness scores every row; verifiers' ``null``
+    harness, which resends the raw text, ends the same rows in errors (the control)."""
+    taskset = {"split": "bench", "archetypes": "text_by_id", "num-examples": len(STRICT_ROWS),
+               "executor": "local", "pool-size": 2}  # fmt: skip
+    runs = {}
+    with ScriptedServer(STRICT_ROWS, strict_history=True) as server:
+        for harness in ("beautiful-soup-env", "null"):
+            name = f"{policy}-{harness}"
+            command = vf_eval_command(
+                policy, server.base_url, tmp_path, name, len(STRICT_ROWS), 2, taskset, harness
+            )
+            runs[harness] = run_vf_eval(command, tmp_path, name)
+    ours, null = runs["beautiful-soup-env"], runs["null"]
+    assert ours.returncode == 0, ours.output[-4000:]
+    assert len(ours.traces) == len(STRICT_ROWS), ours.output[-4000:]
+    for trace in ours.traces:
+        assert trace["ok"], trace["errors"]
+        assert total_reward(trace) > 0.5, trace["rewards"]
+    failed = len(STRICT_ROWS) - sum(trace["ok"] for trace in null.traces)
+    assert failed == len(STRICT_ROWS), null.output[-4000:]
