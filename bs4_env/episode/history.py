@@ -4,12 +4,17 @@ Every path keeps the model's raw text in its transcript, but what it sends back 
 request is this: servers such as llama.cpp and vLLM's chat preprocessing parse every earlier
 call's arguments and answer HTTP 500 to bare source or truncated JSON, which would turn exactly
 the episodes the engine's repair exists for into error rows. ``bs4-env eval`` and the classic
-verifiers adapter apply it; the verifiers v1 adapters cannot (see ``docs/training-scale.md``).
+verifiers adapter apply it to their own history; the verifiers v1 harness, whose chat program
+keeps the model's raw text, gets it from a proxy in front of the interception endpoint that
+rewrites each request (``verifiers_v1/history_proxy.py``, with ``engine_arguments``).
 """
 
 from __future__ import annotations
 
 import json
+
+from bs4_env.episode.engine import TOOL_SPECS
+from bs4_env.tools.arg_repair import repair_tool_arguments
 
 
 def history_arguments(raw: str, executed: dict[str, str] | None) -> str:
@@ -23,3 +28,10 @@ def history_arguments(raw: str, executed: dict[str, str] | None) -> str:
     except (ValueError, RecursionError):
         parsed = None
     return raw if parsed == executed else json.dumps(executed)
+
+
+def engine_arguments(name: str, raw: str) -> dict[str, str] | None:
+    """What ``Episode.call_tool(name, raw)`` runs (its repair is a pure function of the call):
+    the repaired arguments, or None when it runs nothing (unknown tool, refused arguments)."""
+    spec = TOOL_SPECS.get(name)
+    return None if spec is None else repair_tool_arguments(spec, raw).arguments

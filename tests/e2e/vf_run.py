@@ -46,14 +46,16 @@ def vf_eval_command(
     n: int,
     concurrency: int,
     taskset: dict[str, str | int],
+    harness: str = "null",
 ) -> list[str]:
-    """The offline vf-eval command line (the same shape as the README's)."""
+    """The offline vf-eval command line (the same shape as the README's); ``harness`` is the
+    agent's harness id (``null``: verifiers' own; ``beautiful-soup-env``: the package's)."""
     command = [
         str(BIN / "vf-eval"), "beautiful-soup-env",
         "--model", model,
         "--client.base-url", base_url,
         "--client.api-key-var", KEY_VAR,
-        "--env.agent.harness.id", "null",
+        "--env.agent.harness.id", harness,
         "--env.agent.runtime.type", "subprocess",
         "--no-push", "--no-rich",
         "-n", str(n), "-r", "1", "-c", str(concurrency),

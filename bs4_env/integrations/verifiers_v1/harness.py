@@ -7,12 +7,15 @@ picks the ``bash`` harness, which hands the model a shell, on the remote Prime r
 ``beautiful_soup_env`` exports both of these:
 
 * ``BeautifulSoupHarness``: verifiers' tool-calling chat harness (``null``) as it is, except
-  that on the local ``subprocess`` runtime its chat program runs under this Python instead
-  of a ``uv``-built environment. Every package the program declares is a requirement of
-  verifiers itself, so it is already installed here (checked before the first rollout):
-  no ``uv`` on PATH and no package index needed, which is what lets ``vf-eval`` run offline.
-  In any other runtime (a sandbox, by flag) the program is prepared with ``uv`` there, as the
-  ``null`` harness does.
+  that on the local ``subprocess`` runtime its chat program talks to the model through
+  ``history_proxy`` (the history sends back the arguments the engine ran, so strict
+  endpoints parse it) and runs under this Python instead of a ``uv``-built environment.
+  Every package the program declares is a requirement of verifiers itself, so it is already
+  installed here (checked before the first rollout): no ``uv`` on PATH and no package index
+  needed, which is what lets ``vf-eval`` run offline.
+  In any other runtime (a sandbox, by flag) the program is prepared with ``uv`` there and
+  talks to the endpoint directly, as the ``null`` harness does (the history keeps the
+  model's raw arguments: the proxy listens on this host only).
 * ``BeautifulSoupEnv``: verifiers' single-agent env whose one seat defaults to the local
   ``subprocess`` runtime (the tools are this package's own sandbox either way); the remote
   runtime stays one flag away: ``--env.agent.runtime.type prime``.
@@ -34,6 +37,8 @@ from packaging.requirements import Requirement
 from verifiers.v1.envs.single_agent import SingleAgentEnv, SingleAgentEnvConfig
 from verifiers.v1.harnesses.null import NullHarness
 from verifiers.v1.runtimes import SubprocessRuntime
+
+from bs4_env.integrations.verifiers_v1.history_proxy import history_proxy
 
 _DEPENDENCIES = re.compile(r"^# dependencies = (\[.*\])$", re.M)
 
@@ -102,13 +107,19 @@ def _host_python(runtime: Any) -> Any:
 
 
 class BeautifulSoupHarness(NullHarness):
-    """verifiers' ``null`` harness; on the local runtime its program runs under this Python."""
+    """verifiers' ``null`` harness; on the local runtime its program runs under this Python
+    and its requests pass ``history_proxy``."""
 
     async def setup(self, runtime: Any) -> None:
         await super().setup(_host_python(runtime))
 
-    async def launch(self, ctx: Any, trace: Any, runtime: Any, *args: Any, **kwargs: Any) -> Any:
-        return await super().launch(ctx, trace, _host_python(runtime), *args, **kwargs)
+    async def launch(
+        self, ctx: Any, trace: Any, runtime: Any, endpoint: str, *args: Any, **kwargs: Any
+    ) -> Any:
+        if not isinstance(runtime, SubprocessRuntime):
+            return await super().launch(ctx, trace, runtime, endpoint, *args, **kwargs)
+        async with history_proxy(endpoint) as proxied:
+            return await super().launch(ctx, trace, _host_python(runtime), proxied, *args, **kwargs)
 
 
 class BeautifulSoupEnvConfig(SingleAgentEnvConfig):

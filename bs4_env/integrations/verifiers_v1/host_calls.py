@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import json
 import weakref
+from collections.abc import Sequence
 from typing import Any
 
 import verifiers.v1 as vf
@@ -128,10 +129,19 @@ async def answer_gate_probe(
 
 
 async def answer_harness_errors(
-    request: vf.Request, state: BS4State, executor: Executor, budgets: Budgets
+    request: vf.Request,
+    state: BS4State,
+    executor: Executor,
+    budgets: Budgets,
+    sampled: Sequence[Any] = (),
 ) -> vf.Request | None:
-    """No gate: replace the harness's answer to every call the tool never ran."""
-    calls = _calls_by_id(request.messages)
+    """No gate: replace the harness's answer to every call the tool never ran.
+
+    A call is judged by what the model sent: its ``sampled`` reply (``trace.assistant_messages``)
+    where there is one, since the request's copy carries the arguments the engine ran
+    (``history_proxy``); else the request's own (a prompt-supplied call).
+    """
+    calls = {**_calls_by_id(request.messages), **_calls_by_id(list(sampled))}
     messages = list(request.messages)
     changed = False
     for position, message in enumerate(messages):

@@ -158,7 +158,9 @@ class BS4Task(vf.Task[BS4TaskData, BS4State, BS4TaskConfig]):
         last = request.messages[-1] if request.messages else None
         if isinstance(last, vf.ToolMessage) and not last.content:  # a gate's probe
             return await answer_gate_probe(request, state, executor, self._budgets())
-        return await answer_harness_errors(request, state, executor, self._budgets())
+        return await answer_harness_errors(
+            request, state, executor, self._budgets(), trace.assistant_messages
+        )
 
     def graded(self, trace: vf.Trace) -> dict[str, Any]:
         """Grade the rollout once (deterministic) and keep the result in ``trace.info``."""
