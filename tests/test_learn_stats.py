@@ -60,6 +60,7 @@ def record(
         "prompt_tokens": 10,
         "completion_tokens": 5,
         "transcript": transcript,
+        "timeout_s": None if reward is None else 10.0,
         "error": "RuntimeError: boom" if reward is None else None,
     }
 
