@@ -192,6 +192,7 @@ def test_max_by_field_shortcuts_are_wrong() -> None:
         return text_of(best.select_one(".card-title"))
 
     assert wrong_share(found, lambda t: _best(t, _section(t, pattern).select("li.card"))) == 0.0
+
     # Every product card on the page (the blocker copies add cards of their own, titleless).
     def all_cards(task: Task) -> list[Tag]:
         selector = ".price" if "highest price" in task.query else ".rating .score"
