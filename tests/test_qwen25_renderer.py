@@ -21,7 +21,6 @@ template (``tokenizer_from_gguf``; skipped where the local model is not set up, 
 
 from __future__ import annotations
 
-import json
 import tomllib
 from collections.abc import Callable
 from typing import Any
@@ -30,10 +29,9 @@ import pytest
 from renderers import create_renderer
 from renderers.base import ToolCallParseStatus, build_training_sample
 from renderers.configs import CustomRendererConfig
-from test_sft_format import GGUF, _arrow_union, _prime_rl_message_steps
+from test_sft_format import GGUF, sft_episodes
 
 from bs4_env.cli.config_registry import PRIME_RL_DIR, config_files, config_kind
-from bs4_env.cli.main import main
 from bs4_env.episode.tool_schema import openai_tools
 from bs4_env.integrations.qwen25_renderer import Qwen25Renderer, Qwen25RendererConfig
 
@@ -110,14 +108,7 @@ def episodes(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Chat, Tools
     """``bs4-env sft-data -n 20`` records as prime-rl's SFT loader hands them to the renderer
     (the Arrow loader's null union, then its own ``_drop_null_fields`` and
     ``deserialize_tool_calls``)."""
-    folder = tmp_path_factory.mktemp("sft-data")
-    assert main(["sft-data", "-n", "20", "--out", str(folder)]) == 0
-    drop_nulls, deserialize = _prime_rl_message_steps()
-    out = []
-    for line in (folder / "train.jsonl").read_text().splitlines():
-        record = json.loads(line)
-        messages = deserialize([drop_nulls(m) for m in _arrow_union(record["messages"])])
-        out.append((messages, json.loads(record["tools"])))
+    out = sft_episodes(tmp_path_factory.mktemp("sft-data"), 20)
     assert len(out) >= 15
     return out
 

@@ -93,6 +93,22 @@ def _arrow_union(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{key: message.get(key) for key in sorted(keys)} for message in messages]
 
 
+def sft_episodes(folder: Path, n: int) -> list[tuple[list[dict[str, Any]], list[Any]]]:
+    """``bs4-env sft-data -n N`` records as prime-rl's SFT loader hands them to a renderer
+    (the Arrow loader's null union, then its own ``_drop_null_fields`` and
+    ``deserialize_tool_calls``): (messages, tools) per episode."""
+    from bs4_env.cli.main import main
+
+    assert main(["sft-data", "-n", str(n), "--out", str(folder)]) == 0
+    drop_nulls, deserialize = _prime_rl_message_steps()
+    out = []
+    for line in (folder / "train.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        messages = deserialize([drop_nulls(m) for m in _arrow_union(record["messages"])])
+        out.append((messages, json.loads(record["tools"])))
+    return out
+
+
 def test_records_pass_prime_rl_message_steps(records: list[dict[str, Any]]) -> None:
     drop_nulls, deserialize = _prime_rl_message_steps()
     for record in records:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_sft_format import GGUF, _arrow_union, _prime_rl_message_steps
+from test_sft_format import GGUF, _arrow_union, _prime_rl_message_steps, sft_episodes
 
 from bs4_env.cli.main import main
 
@@ -29,15 +29,7 @@ QWEN3_TOKENS = ["<tool_response>", "</tool_response>", "<think>", "</think>"]
 @pytest.fixture(scope="module")
 def episodes(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Chat, list[Any]]]:
     """``bs4-env sft-data`` records as prime-rl's SFT loader hands them to a renderer."""
-    folder = tmp_path_factory.mktemp("sft-data")
-    assert main(["sft-data", "-n", "6", "--out", str(folder)]) == 0
-    drop_nulls, deserialize = _prime_rl_message_steps()
-    out = []
-    for line in (folder / "train.jsonl").read_text().splitlines():
-        record = json.loads(line)
-        messages = deserialize([drop_nulls(m) for m in _arrow_union(record["messages"])])
-        out.append((messages, json.loads(record["tools"])))
-    return out
+    return sft_episodes(tmp_path_factory.mktemp("sft-data"), 6)
 
 
 def _without_names(messages: Chat) -> Chat:
