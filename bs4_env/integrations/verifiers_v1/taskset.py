@@ -24,6 +24,7 @@ materialized off the event loop once, so their rows carry the real request.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import verifiers.v1 as vf
 
@@ -35,6 +36,7 @@ from bs4_env.integrations.verifiers_v1.task import BS4Task, BS4TaskData
 from bs4_env.integrations.verifiers_v1.toolset import BS4Toolset
 from bs4_env.pages.selection import page_rows
 from bs4_env.pages.sets import canonical_name, page_task
+from bs4_env.tasks.model import Task
 from bs4_env.tasks.modes import build_rows
 from bs4_env.tasks.registry import default_registry
 from bs4_env.tasks.splits import Row
@@ -43,8 +45,13 @@ from bs4_env.tasks.splits import Row
 def task_data(row: Row) -> BS4TaskData:
     """The verifiers task data of one row: prompts, identity and labels (no truth)."""
     task = cached_task(row.archetype_id, row.seed, row.split)
+    return _built_task_data(task, f"{task.split}/{task.archetype_id}/{task.seed}")
+
+
+def _built_task_data(task: Task, task_id: str, **extra: Any) -> BS4TaskData:
+    """The task data of a built task: its prompt, identity and labels, plus ``extra`` fields."""
     return BS4TaskData(
-        id=f"{task.split}/{task.archetype_id}/{task.seed}",
+        id=task_id,
         name=task.archetype_id,
         prompt=user_prompt(task),
         system_prompt=SYSTEM_PROMPT,
@@ -53,6 +60,7 @@ def task_data(row: Row) -> BS4TaskData:
         split=task.split,
         difficulty=task.difficulty.value,
         category=task.category.value,
+        **extra,
     )
 
 
@@ -60,16 +68,9 @@ def page_task_data(pages: str, max_page_bytes: int, row: Row) -> BS4TaskData:
     """The task data of a labelled page's row (identity: the set, its cap and the index)."""
     name = canonical_name(pages)
     task = page_task(name, row.seed, max_page_bytes)
-    return BS4TaskData(
-        id=f"{task.split}/{task.row_id}",
-        name=task.archetype_id,
-        prompt=user_prompt(task),
-        system_prompt=SYSTEM_PROMPT,
-        archetype=task.archetype_id,
-        seed=task.seed,
-        split=task.split,
-        difficulty=task.difficulty.value,
-        category=task.category.value,
+    return _built_task_data(
+        task,
+        f"{task.split}/{task.row_id}",
         pages=name,
         max_page_bytes=max_page_bytes,
         row_id=task.row_id or "",
