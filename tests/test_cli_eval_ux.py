@@ -71,7 +71,15 @@ def test_ctrl_c_ends_with_the_resume_command_and_keeps_finished_rollouts(tmp_pat
     out = tmp_path / "run.json"
     partial = out.with_name(out.name + ".partial.jsonl")
     command = [str(BIN / "bs4-env"), "eval", "-n", "300", "-c", "2", "-o", str(out), "--quiet"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A job started with `&` by a non-interactive shell inherits SIGINT ignored, and Python
+    # keeps an ignored SIGINT; restore the default so the test sees what a terminal's Ctrl-C does.
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.monotonic() + 300
     while not (partial.exists() and partial.read_text().count("\n") >= 2):
         assert proc.poll() is None and time.monotonic() < deadline, "no rollout finished"
