@@ -7,7 +7,8 @@ from pathlib import Path
 
 from bs4_env.learn.compare import compare_stages, records_of
 from bs4_env.learn.plan import PLAN_FILE, Plan
-from bs4_env.learn.report import primary_result
+from bs4_env.learn.report import STAGE_FOLDERS, primary_result
+from bs4_env.learn.serving_eval import greedy_path
 
 
 def test_run_3_primary_endpoint_is_recomputed_from_its_committed_eval_documents() -> None:
@@ -17,10 +18,12 @@ def test_run_3_primary_endpoint_is_recomputed_from_its_committed_eval_documents(
     plan = Plan.from_json(json.loads((out / PLAN_FILE).read_text()))
     greedy = {
         stage: {
-            subset: records_of(json.loads((out / folder / f"{subset}-greedy.json").read_text()))
+            subset: records_of(
+                json.loads(greedy_path(out / STAGE_FOLDERS[stage], subset).read_text())
+            )
             for subset in plan.eval_rows
         }
-        for stage, folder in (("sft", "eval-sft"), ("ei", "eval-ei"))
+        for stage in ("sft", "ei")
     }
     primary = primary_result(compare_stages(greedy, None, [("sft", "ei")]), plan)
     committed = json.loads((out / "summary.json").read_text())["primary"]
