@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bs4_env.learn.compare import compare_stages, records_of
+from bs4_env.grading.answer import parse_final_answer
+from bs4_env.learn.compare import _archetype_means, compare_stages, records_of
+from bs4_env.learn.ei_stage import keep_best
 from bs4_env.learn.plan import PLAN_FILE, Plan
 from bs4_env.learn.report import STAGE_FOLDERS, primary_result
 from bs4_env.learn.serving_eval import greedy_path
+from bs4_env.learn.stats import paired_test
 
 
 def test_run_3_primary_endpoint_is_recomputed_from_its_committed_eval_documents() -> None:
@@ -33,3 +36,29 @@ def test_run_3_primary_endpoint_is_recomputed_from_its_committed_eval_documents(
     assert counts == (22, 11, 4, 7)
     assert round(result["mean_difference"]["mean"], 3) == 0.148
     assert round(result["p_value"], 3) == 0.244 and primary["met"] is False
+
+
+def test_run_3_kept_only_answers_and_held_out_nll_fell_per_archetype() -> None:
+    """Two figures docs/learning.md quotes that the report does not print: every rollout EI
+    kept ends with an ``ok`` answer (no abstention was ever kept), and the base -> EI NLL fall
+    on held-out episodes with the 5 held-out archetypes as units."""
+    out = Path(__file__).parents[1] / "outputs" / "learn-0p5b-run3-ei"
+    keep_per_row = json.loads((out / "stages" / "ei.json").read_text())["ei"]["keep_per_row"]
+    statuses = []
+    for iteration in (1, 2):
+        lines = (out / "ei" / f"iter-{iteration}" / "rollouts.jsonl").read_text().splitlines()
+        for record in keep_best([json.loads(line) for line in lines], keep_per_row):
+            statuses.append(parse_final_answer(record["history"][-1]["content"]).status)
+    assert len(statuses) == 59 and set(statuses) == {"ok"}
+
+    transfer = json.loads((out / "transfer" / "transfer.json").read_text())
+    keys = [(a, 0) for a in transfer["episode_archetypes"]]
+    base, ei = (
+        list(_archetype_means(keys, transfer["nll_by_episode"][m]).values()) for m in ("base", "ei")
+    )
+    assert len(base) == 5 and all(after < before for before, after in zip(base, ei, strict=True))
+    test = paired_test(base, ei)
+    assert round(test.mean_difference.mean, 3) == -1.021
+    interval = test.mean_difference
+    assert (round(interval.low, 3), round(interval.high, 3)) == (-1.628, -0.413)
+    assert test.exact and test.p_value == 2 / 2**5
