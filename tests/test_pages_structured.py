@@ -17,7 +17,7 @@ from bs4_env.pages.accepted import AcceptedAnswers, default_answer_schema
 from bs4_env.pages.normalizers import NormalizationError, Normalizer, parse_normalization
 from bs4_env.pages.pageset import load_page_set
 from bs4_env.pages.rows import PageRowError
-from bs4_env.pages.structured_normalizers import MAX_ITEMS, MAX_SIZE
+from bs4_env.pages.structured_normalizers import MAX_DEPTH, MAX_ITEMS, MAX_SIZE, within_caps
 from bs4_env.sandbox.base import Executor
 
 CASES = 300
@@ -204,6 +204,19 @@ def test_hostile_answers_never_raise() -> None:
     for answer in hostile_answers():
         for accepted in rules:
             assert accepted.matches(answer) is False
+
+
+def test_caps_count_values_and_characters_and_depth_exactly() -> None:
+    nested: Any = "x"
+    for _ in range(MAX_DEPTH):
+        nested = [nested]
+    for fits, over in (
+        ("x" * (MAX_SIZE - 1), "x" * MAX_SIZE),  # the answer itself is one value
+        (["x"] * (MAX_SIZE // 2 - 1), ["x"] * (MAX_SIZE // 2)),  # each item: a value, a char
+        ({"k" * (MAX_SIZE - 2): 1}, {"k" * (MAX_SIZE - 1): 1}),  # keys count
+        (nested, [nested]),
+    ):
+        assert within_caps(fits) and not within_caps(over)
 
 
 def test_caps_make_an_answer_wrong_even_when_it_would_match() -> None:

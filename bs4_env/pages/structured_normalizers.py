@@ -33,7 +33,7 @@ from bs4_env.tasks.model import JSONValue
 MAX_ITEMS = 2_000
 """Most items a list answer (or label) may have."""
 MAX_SIZE = 200_000
-"""Most string characters plus values (list items, object fields) in one answer."""
+"""Most values (items, fields, the answer itself) plus string characters in one answer."""
 MAX_DEPTH = 16
 """Deepest nesting of lists and objects in one answer."""
 MAX_RULE_DEPTH = 3
@@ -45,19 +45,27 @@ ParsePart = Callable[[object], Normalizer]
 
 
 def within_caps(value: JSONValue) -> bool:
-    """Whether ``value`` is at most ``MAX_SIZE`` in size and ``MAX_DEPTH`` deep (work bounded
-    by the caps, whatever the value)."""
+    """Whether ``value`` holds at most ``MAX_SIZE`` values and string characters (keys
+    included) and nests at most ``MAX_DEPTH`` deep; the work is bounded by the caps."""
     stack: list[tuple[object, int]] = [(value, 0)]
-    size = 0
+    size = 1
     while stack:
         item, depth = stack.pop()
-        size += 1 + (len(item) if isinstance(item, str | list | dict) else 0)
-        if size > MAX_SIZE or depth > MAX_DEPTH:
+        if depth > MAX_DEPTH:
             return False
-        if isinstance(item, list):
-            stack.extend((child, depth + 1) for child in item)
-        elif isinstance(item, dict):
-            stack.extend((child, depth + 1) for child in item.values())
+        if isinstance(item, str):
+            size += len(item)
+        elif isinstance(item, list | dict):
+            size += len(item)  # each child's own count, taken before looking at any of them
+            if size > MAX_SIZE:
+                return False
+            if isinstance(item, dict):
+                size += sum(len(key) for key in item if isinstance(key, str))
+                stack.extend((child, depth + 1) for child in item.values())
+            else:
+                stack.extend((child, depth + 1) for child in item)
+        if size > MAX_SIZE:
+            return False
     return True
 
 
