@@ -174,7 +174,9 @@ def _check_row(row: PageRow, rows_dir: Path, max_page_bytes: int) -> LoadedRow:
         problem = None if value is None else normalizer.label_problem(value)
         if problem is not None:
             raise ValueError(f"accepted value {clipped_repr(value)} {problem}")
-        reply = json.dumps({"status": "ok", "answer": value}, ensure_ascii=False, separators=",:")
+        reply = json.dumps(
+            {"status": "ok", "answer": value}, ensure_ascii=False, separators=(",", ":")
+        )
         if len(reply) > MAX_FINAL_CHARS:
             raise ValueError(
                 f"accepted value {clipped_repr(value)} needs a final message of {len(reply):,} "
