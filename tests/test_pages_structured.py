@@ -236,6 +236,7 @@ def test_caps_make_an_answer_wrong_even_when_it_would_match() -> None:
         ({"kind": "list", "item": "text", "ordered": True, "sep": ","}, "has no option 'sep'"),
         ({"kind": "record", "fields": {}}, "'fields' of 'record' must be a non-empty object"),
         ({"kind": "record", "fields": {"any_of": "text"}}, "may not be named 'any_of'"),
+        ({"kind": "record", "fields": {" ": "text"}}, "may not be named ' '"),
         ({"kind": "record", "fields": {"t": "fuzzy"}}, "record field 't': unknown normaliser"),
         ({"kind": "record", "fields": {"t": {"kind": "list", "item": {"kind": "list",
           "item": {"kind": "list", "item": "text", "ordered": True}, "ordered": True},

@@ -194,7 +194,7 @@ def parse_record(spec: Mapping[str, object], parse_part: ParsePart) -> Normalize
         raise NormalizationError("option 'fields' of 'record' must be a non-empty object")
     fields: dict[str, Normalizer] = {}
     for name, part in given.items():
-        if not name.strip() or name in RESERVED_FIELDS:
+        if not isinstance(name, str) or not name.strip() or name in RESERVED_FIELDS:
             raise NormalizationError(f"a record field may not be named {name!r}")
         try:
             fields[name] = parse_part(part)
