@@ -15,6 +15,8 @@ canonical form never raises, whatever the model sent.
   default port and the fragment do not count. A URL on the neutral host the prompt showed is
   read as that path on the page's own origin.
 * ``exact``: the JSON value itself (type included; ``1`` is not ``1.0`` nor ``"1"``).
+* ``list`` and ``record``: a JSON list or object whose items or fields are compared under
+  their own rules (``bs4_env.pages.structured_normalizers`` says exactly when one is right).
 """
 
 from __future__ import annotations
@@ -22,45 +24,31 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from collections.abc import Hashable
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from bs4_env.grading.normalize import normalize
+from bs4_env.pages.rule import Canonical, NormalizationError, Normalizer, clipped_repr
+from bs4_env.pages.structured_normalizers import MAX_RULE_DEPTH, parse_list, parse_record
 from bs4_env.tasks.model import JSONValue, Normalization
 
-KINDS = ("text", "decimal", "date", "url", "exact")
+SCALAR_KINDS = ("text", "decimal", "date", "url", "exact")
+STRUCTURED = {"list": parse_list, "record": parse_record}
+KINDS = (*SCALAR_KINDS, *STRUCTURED)
 SEPARATORS = (".", ",")
 MAX_VALUE_CHARS = 2_000
 """Longer strings are no value of any scalar kind (keeps parsing linear and cheap)."""
 
-Canonical = Callable[[JSONValue], Hashable | None]
-
-
-class NormalizationError(ValueError):
-    """A row's ``normalization`` is unknown or has bad options; the message says which."""
-
-
-@dataclass(frozen=True)
-class Normalizer:
-    """One row's comparison rule: ``canonical(value)`` is ``None`` for a value of another kind.
-
-    ``label_canonical`` reads an accepted value; it differs from ``canonical`` only for
-    ``decimal``, whose labels are plain decimals ("1.234" is one point two three four, never
-    inferred to be a thousands grouping)."""
-
-    kind: str
-    canonical: Canonical
-    options: Mapping[str, Any]
-    label_canonical: Canonical
-
-    def same(self, answer: JSONValue, label: JSONValue) -> bool:
-        """Whether ``answer`` equals ``label`` under this rule (never raises)."""
-        mine = self.canonical(answer)
-        return mine is not None and mine == self.label_canonical(label)
+__all__ = [
+    "KINDS",
+    "Canonical",
+    "NormalizationError",
+    "Normalizer",
+    "canonical_url",
+    "parse_normalization",
+]
 
 
 # --- text and exact -----------------------------------------------------------------------
@@ -251,13 +239,21 @@ _OPTIONS: dict[str, dict[str, tuple[type, ...]]] = {
 
 def parse_normalization(spec: object, page_url: str, shown_url: str) -> Normalizer:
     """A row's ``normalization`` (a kind name, or ``{"kind": ..., options}``) as a rule."""
+    return _parse(spec, page_url, shown_url, 0)
+
+
+def _parse(spec: object, page_url: str, shown_url: str, depth: int) -> Normalizer:
     if isinstance(spec, str):
         spec = {"kind": spec}
     if not isinstance(spec, dict) or not isinstance(spec.get("kind"), str):
         raise NormalizationError(
-            f'normalization must be a kind name or {{"kind": ...}}, got {spec!r}'
+            f'normalization must be a kind name or {{"kind": ...}}, got {clipped_repr(spec)}'
         )
     kind = spec["kind"]
+    if kind in STRUCTURED:
+        if depth >= MAX_RULE_DEPTH:
+            raise NormalizationError(f"lists and records nest at most {MAX_RULE_DEPTH} deep")
+        return STRUCTURED[kind](spec, lambda part: _parse(part, page_url, shown_url, depth + 1))
     if kind not in _OPTIONS:
         raise NormalizationError(f"unknown normaliser {kind!r}; valid: {list(KINDS)}")
     options = {key: value for key, value in spec.items() if key != "kind"}

@@ -2,8 +2,9 @@
 
 Everything that can be wrong with a row fails here, at load, with the row id and the reason:
 bad JSON or fields, a missing page, a hash mismatch, a page over the size cap, an unknown
-normaliser or option, an accepted value that is no value of its normaliser's kind, declared
-secrets or evidence that are not on the page. A run never meets a bad row halfway.
+normaliser or option, an accepted value that is no value of its normaliser's kind or too long
+for a final answer, declared secrets or evidence that are not on the page. A run never meets
+a bad row halfway.
 
 Rows are served interleaved by family, in proportion (file order within a family; the first
 row of every family first), so a prefix (``-n``, ``num_examples``) is a stratified sample.
@@ -14,6 +15,7 @@ costs no memory.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,11 +23,13 @@ from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 
+from bs4_env.grading.answer import MAX_FINAL_CHARS
 from bs4_env.pages.accepted import AcceptedAnswers, default_answer_schema
 from bs4_env.pages.cache import cache_root, cached_page
 from bs4_env.pages.decode import decode_page, page_bytes
 from bs4_env.pages.normalizers import NormalizationError, Normalizer, parse_normalization
 from bs4_env.pages.rows import PageRow, PageRowError, read_rows
+from bs4_env.pages.rule import clipped_repr
 from bs4_env.tasks.model import Category, LimitationInfo, Normalization, Task
 
 NEUTRAL_URL = "https://page.example/"
@@ -81,7 +85,7 @@ class PageSet:
             start_url=start_url,
             query=row.request,
             query_template=row.request,
-            answer_schema=row.answer_schema or default_answer_schema(loaded.normalizer.kind),
+            answer_schema=row.answer_schema or default_answer_schema(loaded.normalizer),
             normalization=Normalization(),
             truth=row.accepted[0] if row.accepted else None,
             solvable=row.solvable,
@@ -167,8 +171,17 @@ def _check_row(row: PageRow, rows_dir: Path, max_page_bytes: int) -> LoadedRow:
     except NormalizationError as error:
         raise ValueError(str(error)) from None
     for value in row.accepted:
-        if value is not None and normalizer.label_canonical(value) is None:
-            raise ValueError(f"accepted value {value!r} is not a {normalizer.kind!r} value")
+        problem = None if value is None else normalizer.label_problem(value)
+        if problem is not None:
+            raise ValueError(f"accepted value {clipped_repr(value)} {problem}")
+        reply = json.dumps(
+            {"status": "ok", "answer": value}, ensure_ascii=False, separators=(",", ":")
+        )
+        if len(reply) > MAX_FINAL_CHARS:
+            raise ValueError(
+                f"accepted value {clipped_repr(value)} needs a final message of {len(reply):,} "
+                f"characters, over the grader's cap of {MAX_FINAL_CHARS:,}: no answer can give it"
+            )
     for label, values in (("secret", row.secrets), ("evidence", row.evidence)):
         missing = [value for value in values if value not in page.text]
         if missing:

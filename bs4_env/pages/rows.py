@@ -36,7 +36,7 @@ FIELDS: dict[str, str] = {
     "charset": "the page's charset when it is not UTF-8 and declares none (else read)",
     "url": "the page's own URL (url answers resolve against it; shown only with show_url)",
     "show_url": "false (default): the prompt shows a neutral URL",
-    "normalization": 'text (default), decimal, date, url, exact, or {"kind": ..., options}',
+    "normalization": 'text (default), decimal, date, url, exact, list, record, or {"kind": ...}',
     "answer_schema": "the answer shape shown in the prompt (default: by normaliser)",
     "family": "the group results are reported by (default: page)",
     "difficulty": "primer, easy, medium (default) or hard",
