@@ -2,7 +2,7 @@
 
 ``bs4-env learn`` trains a LoRA with peft on Hugging Face weights and evaluates base and tuned
 model through llama.cpp (base GGUF + adapter GGUF). These tests build the tiny random Qwen2
-(:mod:`bs4_env.learn.tiny_model`) in memory, write it with ``write_base_gguf``, serve it with
+(:mod:`bs4_lab.tiny_model`) in memory, write it with ``write_base_gguf``, serve it with
 ``LlamaServer`` and check that llama.cpp computes what Hugging Face computes:
 
 * the chat template renders the same text (tools, tool calls, tool replies) and llama.cpp's
@@ -14,7 +14,7 @@ model through llama.cpp (base GGUF + adapter GGUF). These tests build the tiny r
   ``tool_calls``, while the same call written as bare JSON stays content (strict parsing), and
   so does ``<tool_call>{...}</tool_call>`` on one line; a call cut by ``max_tokens`` comes back
   as "length" with partial arguments;
-* trained rows of the tool-call tags (:mod:`bs4_env.learn.token_rows`) served in the same
+* trained rows of the tool-call tags (:mod:`bs4_lab.token_rows`) served in the same
   adapter give HF's log-probabilities for every token;
 * ``write_lora_gguf`` refuses modules llama.cpp would not apply, and a server that cannot load
   its model fails with its log.
@@ -146,8 +146,8 @@ def one_torch_thread() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> Tiny:
-    from bs4_env.learn.gguf_export import write_base_gguf
-    from bs4_env.learn.tiny_model import tiny_qwen2
+    from bs4_lab.gguf_export import write_base_gguf
+    from bs4_lab.tiny_model import tiny_qwen2
 
     directory = tmp_path_factory.mktemp("learn_gguf")
     model, tokenizer = tiny_qwen2(seed=0)
@@ -158,7 +158,7 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Tiny:
 
 @pytest.fixture(scope="module")
 def base_server(tiny: Tiny) -> Iterator[Any]:
-    from bs4_env.learn.llama_server import LlamaServer
+    from bs4_lab.llama_server import LlamaServer
 
     with LlamaServer(
         tiny.gguf, log_path=tiny.dir / "base.log", alias="tiny-base", ctx_size=2048, precise=True
@@ -222,7 +222,7 @@ def test_template_and_token_ids_match_hf(base_server: Any, tiny: Tiny) -> None:
     assert tokens == hf_ids
     assert tiny.tokenizer.convert_tokens_to_ids("<tool_call>") in hf_ids
     # tokenizer_from_gguf (the real run's tokenizer) rebuilds the same one from the GGUF.
-    from bs4_env.learn.qwen_tokenizer import tokenizer_from_gguf
+    from bs4_lab.qwen_tokenizer import tokenizer_from_gguf
 
     rebuilt = tokenizer_from_gguf(tiny.gguf)
     assert rebuilt.chat_template == tiny.tokenizer.chat_template
@@ -328,7 +328,7 @@ def _peft(tiny: Tiny, r: int, alpha: int, seed: int) -> PeftModel:
 def _lora_gguf(model: PeftModel, alpha: int, path: Path) -> Path:
     from peft import get_peft_model_state_dict
 
-    from bs4_env.learn.gguf_export import write_lora_gguf
+    from bs4_lab.gguf_export import write_lora_gguf
 
     state = get_peft_model_state_dict(model)
     assert len(state) == 2 * len(SEVEN) * model.config.num_hidden_layers
@@ -339,7 +339,7 @@ def _lora_gguf(model: PeftModel, alpha: int, path: Path) -> Path:
 def test_lora_adapter_matches_hf(base_server: Any, tiny: Tiny) -> None:
     from peft.tuners.lora import LoraLayer
 
-    from bs4_env.learn.llama_server import LlamaServer
+    from bs4_lab.llama_server import LlamaServer
 
     r, alpha = 4, 16
     tuned = _peft(tiny, r, alpha, seed=1).eval()
@@ -392,9 +392,9 @@ def test_token_rows_adapter_matches_hf(tiny: Tiny) -> None:
     import torch
     from peft import get_peft_model_state_dict
 
-    from bs4_env.learn.gguf_export import write_lora_gguf
-    from bs4_env.learn.llama_server import LlamaServer
-    from bs4_env.learn.token_rows import TokenRows, tag_ids
+    from bs4_lab.gguf_export import write_lora_gguf
+    from bs4_lab.llama_server import LlamaServer
+    from bs4_lab.token_rows import TokenRows, tag_ids
 
     r, alpha = 4, 16
     tuned = _peft(tiny, r, alpha, seed=3).eval()
@@ -496,7 +496,7 @@ EXAMPLES = [
 
 
 def test_trained_adapter_tool_calls_are_parsed_strictly(base_server: Any, tiny: Tiny) -> None:
-    from bs4_env.learn.llama_server import LlamaServer
+    from bs4_lab.llama_server import LlamaServer
 
     adapter = _lora_gguf(_train_tool_caller(tiny), 16, tiny.dir / "tool-lora.gguf")
 
@@ -549,7 +549,7 @@ def test_write_lora_gguf_refuses_unknown_modules(tmp_path: Path) -> None:
     import numpy as np
     import torch
 
-    from bs4_env.learn.gguf_export import write_lora_gguf
+    from bs4_lab.gguf_export import write_lora_gguf
 
     good = {
         "base_model.model.model.layers.0.self_attn.q_proj.lora_A.weight": torch.zeros(2, 8),
@@ -573,7 +573,7 @@ def test_write_lora_gguf_refuses_unknown_modules(tmp_path: Path) -> None:
 
 
 def test_server_that_cannot_load_reports_its_log(tmp_path: Path) -> None:
-    from bs4_env.learn.llama_server import LlamaServer, LlamaServerError
+    from bs4_lab.llama_server import LlamaServer, LlamaServerError
 
     broken = tmp_path / "broken.gguf"
     broken.write_bytes(b"GGUF" + b"\0" * 64)
@@ -590,8 +590,8 @@ def test_server_that_cannot_load_reports_its_log(tmp_path: Path) -> None:
     reason="needs the local model: ../shared/tools/local-model-setup.sh 0.5b (never in CI)",
 )
 def test_real_gguf_tokenizer_matches_llama_cpp(tmp_path: Path) -> None:
-    from bs4_env.learn.llama_server import LlamaServer
-    from bs4_env.learn.qwen_tokenizer import tokenizer_from_gguf
+    from bs4_lab.llama_server import LlamaServer
+    from bs4_lab.qwen_tokenizer import tokenizer_from_gguf
 
     tokenizer = tokenizer_from_gguf(REAL_GGUF)
     text = tokenizer.apply_chat_template(

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bs4_env.learn.plan import PLAN_FILE, Plan
+from bs4_lab.plan import PLAN_FILE, Plan
 
 ALPHA = 0.05
 MIN_GAIN = 0.10

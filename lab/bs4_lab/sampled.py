@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bs4_env.learn.render import ChatTokenizer, RenderError, Sequence_, template_messages
+from bs4_lab.render import ChatTokenizer, RenderError, Sequence_, template_messages
 
 
 def _context_ids(

@@ -4,7 +4,7 @@ Training tokenizes with Hugging Face and serving tokenizes with llama.cpp, so bo
 chat into the same ids. :func:`tokenizer_from_gguf` rebuilds the tokenizer of a Qwen2 GGUF (the
 Q4_K_M file the learning run starts from) from the vocabulary, merges, token types and chat
 template stored in it; :func:`build_qwen2_tokenizer` is the common constructor, also used for
-the tiny CI model (:mod:`bs4_env.learn.tiny_model`), which llama.cpp tokenizes with its
+the tiny CI model (:mod:`bs4_lab.tiny_model`), which llama.cpp tokenizes with its
 ``qwen2`` pre-tokenizer.
 """
 

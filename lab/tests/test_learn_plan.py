@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from bs4_env.learn.plan import PLAN_FILE, PlanSettings, load_or_make_plan, make_plan
 from bs4_env.tasks.model import Difficulty
 from bs4_env.tasks.registry import default_registry
 from bs4_env.tasks.splits import SPLIT_BASES, split_of_seed
+from bs4_lab.plan import PLAN_FILE, PlanSettings, load_or_make_plan, make_plan
 
 
 def test_plan_is_seeded_and_holds_out_each_kind() -> None:
@@ -75,7 +75,7 @@ def test_the_committed_learning_run_plan_is_reproduced(run: str) -> None:
     not move the draws of existing plans (the design block is written beside the draws)."""
     import json
 
-    path = Path(__file__).parents[1] / "outputs" / run / PLAN_FILE
+    path = Path(__file__).parents[2] / "outputs" / run / PLAN_FILE
     saved = json.loads(path.read_text())
     made = make_plan(default_registry(), PlanSettings(**saved["settings"])).to_json()
     skip = {"settings", "design"}

@@ -42,12 +42,12 @@ class ModelSource:
         import torch
 
         if self.path is None:
-            from bs4_env.learn.tiny_model import tiny_qwen2
+            from bs4_lab.tiny_model import tiny_qwen2
 
             return tiny_qwen2(self.seed)
         from transformers import AutoModelForCausalLM
 
-        from bs4_env.learn.qwen_tokenizer import tokenizer_from_gguf
+        from bs4_lab.qwen_tokenizer import tokenizer_from_gguf
 
         # transformers dequantizes the GGUF's Q4_K/Q6_K blocks to float32 exactly; llama.cpp
         # serves the quantized file with its own quantized matrix products, so served and
@@ -63,7 +63,7 @@ class ModelSource:
             return self.path
         target = folder / "tiny-base.gguf"
         if not target.is_file():
-            from bs4_env.learn.gguf_export import write_base_gguf
+            from bs4_lab.gguf_export import write_base_gguf
 
             model, tokenizer = self.load()
             folder.mkdir(parents=True, exist_ok=True)

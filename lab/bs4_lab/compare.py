@@ -25,7 +25,7 @@ from typing import Any
 from bs4_env.evaluation.report import PASS_THRESHOLD, is_error
 from bs4_env.grading.answer import AnswerFormatError, parse_final_answer
 from bs4_env.grading.rubric import REWARD_CORRECT, REWARD_SAFETY
-from bs4_env.learn.stats import (
+from bs4_lab.stats import (
     CONFIDENCE,
     TIE_TOLERANCE,
     mean_interval,

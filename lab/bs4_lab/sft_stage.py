@@ -17,11 +17,11 @@ from typing import Any
 from tqdm import tqdm
 
 from bs4_env.episode.executors import make_executor
-from bs4_env.learn.render import RenderError, Sequence_, render_episode, shared_prefix_length
-from bs4_env.learn.trainer import LoraTrainer
 from bs4_env.sft.build import DATA_FILE, generate
 from bs4_env.sft.rows import sft_rows
 from bs4_env.tasks.registry import Registry
+from bs4_lab.render import RenderError, Sequence_, render_episode, shared_prefix_length
+from bs4_lab.trainer import LoraTrainer
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ resumed run skips finished stages and continues an interrupted one from its chec
 - ``report``: ``summary.json``, ``summary.md`` and one HTML report per stage and subset
   (rebuilt on every run, over the stages evaluated so far).
 
-A new plan carries its pre-registration (:mod:`bs4_env.learn.design`): every stage's settings
+A new plan carries its pre-registration (:mod:`bs4_lab.design`): every stage's settings
 are fixed with it, and a stage asked to run with other settings is refused. Every stage marker
 records the settings it ran with and, for training stages, the rows and a digest of its data.
 """
@@ -32,15 +32,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bs4_env.learn.design import check_stage_settings, make_design, previous_run_facts
-from bs4_env.learn.ei_stage import EiSettings
-from bs4_env.learn.model_source import ModelSource
-from bs4_env.learn.plan import PlanSettings, load_or_make_plan
-from bs4_env.learn.rl_stage import RlSettings
-from bs4_env.learn.serving_eval import EvalSettings
-from bs4_env.learn.sft_stage import SftSettings
-from bs4_env.learn.trainer import TrainConfig
 from bs4_env.tasks.registry import default_registry
+from bs4_lab.design import check_stage_settings, make_design, previous_run_facts
+from bs4_lab.ei_stage import EiSettings
+from bs4_lab.model_source import ModelSource
+from bs4_lab.plan import PlanSettings, load_or_make_plan
+from bs4_lab.rl_stage import RlSettings
+from bs4_lab.serving_eval import EvalSettings
+from bs4_lab.sft_stage import SftSettings
+from bs4_lab.trainer import TrainConfig
 
 STAGES = (
     "plan",
@@ -165,7 +165,7 @@ def data_rows(data: Path) -> dict[str, Any]:
 
 
 async def _stage_data(run: Run) -> dict[str, Any]:
-    from bs4_env.learn.sft_stage import make_episodes
+    from bs4_lab.sft_stage import make_episodes
 
     settings = run.check("data")
     data = await make_episodes(
@@ -181,7 +181,7 @@ async def _stage_data(run: Run) -> dict[str, Any]:
 
 
 async def _stage_eval(run: Run, stage: str) -> dict[str, Any]:
-    from bs4_env.learn.serving_eval import evaluate_served
+    from bs4_lab.serving_eval import evaluate_served
 
     trained_by = EVAL_STAGES[stage]
     adapter = None if trained_by is None else run.adapter_gguf(trained_by)
@@ -217,10 +217,10 @@ async def _stage_eval(run: Run, stage: str) -> dict[str, Any]:
 
 
 async def _stage_sft(run: Run) -> dict[str, Any]:
-    from bs4_env.learn.sft_stage import load_sequences, train_sft
-    from bs4_env.learn.token_rows import tag_ids
-    from bs4_env.learn.trainer import LoraTrainer
     from bs4_env.sft.build import DATA_FILE
+    from bs4_lab.sft_stage import load_sequences, train_sft
+    from bs4_lab.token_rows import tag_ids
+    from bs4_lab.trainer import LoraTrainer
 
     settings = run.check("sft")
     data = run.out / "sft-data" / DATA_FILE
@@ -246,9 +246,9 @@ async def _stage_sft(run: Run) -> dict[str, Any]:
 
 
 async def _stage_rl(run: Run) -> dict[str, Any]:
-    from bs4_env.learn.rl_stage import train_rl
-    from bs4_env.learn.token_rows import tag_ids
-    from bs4_env.learn.trainer import LoraTrainer
+    from bs4_lab.rl_stage import train_rl
+    from bs4_lab.token_rows import tag_ids
+    from bs4_lab.trainer import LoraTrainer
 
     settings = run.check("rl")
     model, tokenizer = run.model()
@@ -272,8 +272,8 @@ async def _stage_rl(run: Run) -> dict[str, Any]:
 
 
 async def _stage_ei(run: Run) -> dict[str, Any]:
-    from bs4_env.learn.ei_loop import run_iterations
     from bs4_env.sft.build import DATA_FILE
+    from bs4_lab.ei_loop import run_iterations
 
     settings = run.check("ei")
     sft_rows = data_rows(run.out / "sft-data" / DATA_FILE)["rows"]
@@ -283,14 +283,14 @@ async def _stage_ei(run: Run) -> dict[str, Any]:
 
 
 async def _stage_transfer(run: Run) -> dict[str, Any]:
-    from bs4_env.learn.transfer_stage import measure_transfer
+    from bs4_lab.transfer_stage import measure_transfer
 
     settings = run.check("transfer")
     return {**await measure_transfer(run), **settings}
 
 
 async def _stage_report(run: Run) -> dict[str, Any]:
-    from bs4_env.learn.report import write_learning_report
+    from bs4_lab.report import write_learning_report
 
     return write_learning_report(run.out, run.plan)
 

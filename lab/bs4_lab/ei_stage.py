@@ -4,7 +4,7 @@ Each iteration serves the current adapter with llama.cpp, plays ``samples_per_ro
 of fresh train rows of every trained archetype at ``temperature`` through the engine, keeps
 the rollouts the grader gives the row's best reward (1.0 on a solvable page, 0.5 for a
 justified abstention), and fine-tunes the adapter on them with the SFT path (weight 1, token-
-level NLL) on the tokens the model sampled (:mod:`bs4_env.learn.sampled`). Rows solved every
+level NLL) on the tokens the model sampled (:mod:`bs4_lab.sampled`). Rows solved every
 time teach the least, so each row keeps at most ``keep_per_row`` distinct successes: rows the
 model solves sometimes weigh as much as rows it always solves. Train rows of the SFT data are
 never drawn.
@@ -35,13 +35,13 @@ from bs4_env.episode.executors import make_executor
 from bs4_env.episode.tool_schema import openai_tools
 from bs4_env.evaluation.openai_policy import Endpoint, OpenAIChatPolicy
 from bs4_env.evaluation.rollout import run_rollout
-from bs4_env.learn.llama_server import LlamaServer
-from bs4_env.learn.render import RenderError, Sequence_
-from bs4_env.learn.sampled import sampled_sequences
-from bs4_env.learn.serving_eval import EvalSettings
 from bs4_env.sft.replay import best_reward
 from bs4_env.tasks.registry import build_task
 from bs4_env.tasks.splits import TRAIN_SEEDS_PER_ARCHETYPE, seed_for
+from bs4_lab.llama_server import LlamaServer
+from bs4_lab.render import RenderError, Sequence_
+from bs4_lab.sampled import sampled_sequences
+from bs4_lab.serving_eval import EvalSettings
 
 JOURNAL = "rollouts.jsonl"
 DONE = "done.json"

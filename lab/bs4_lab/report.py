@@ -14,10 +14,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bs4_env.learn.compare import compare_stages, default_pairs, records_of
-from bs4_env.learn.compare_tables import design_tables, markdown_tables
-from bs4_env.learn.plan import Plan
-from bs4_env.learn.serving_eval import greedy_path, sample_path
+from bs4_lab.compare import compare_stages, default_pairs, records_of
+from bs4_lab.compare_tables import design_tables, markdown_tables
+from bs4_lab.plan import Plan
+from bs4_lab.serving_eval import greedy_path, sample_path
 
 STAGE_FOLDERS = {"base": "eval-base", "sft": "eval-sft", "rl": "eval-rl", "ei": "eval-ei"}
 RL_SUBSET = "rl_archetypes"

@@ -6,18 +6,18 @@ import json
 from pathlib import Path
 
 from bs4_env.grading.answer import parse_final_answer
-from bs4_env.learn.compare import _archetype_means, compare_stages, records_of
-from bs4_env.learn.ei_stage import keep_best
-from bs4_env.learn.plan import PLAN_FILE, Plan
-from bs4_env.learn.report import STAGE_FOLDERS, primary_result
-from bs4_env.learn.serving_eval import greedy_path
-from bs4_env.learn.stats import paired_test
+from bs4_lab.compare import _archetype_means, compare_stages, records_of
+from bs4_lab.ei_stage import keep_best
+from bs4_lab.plan import PLAN_FILE, Plan
+from bs4_lab.report import STAGE_FOLDERS, primary_result
+from bs4_lab.serving_eval import greedy_path
+from bs4_lab.stats import paired_test
 
 
 def test_run_3_primary_endpoint_is_recomputed_from_its_committed_eval_documents() -> None:
     """The committed record of run 3 (summary.json, docs/learning.md, TEST_RECORDS.md) is what
     the committed eval documents give under today's statistics code."""
-    out = Path(__file__).parents[1] / "outputs" / "learn-0p5b-run3-ei"
+    out = Path(__file__).parents[2] / "outputs" / "learn-0p5b-run3-ei"
     plan = Plan.from_json(json.loads((out / PLAN_FILE).read_text()))
     greedy = {
         stage: {
@@ -42,7 +42,7 @@ def test_run_3_kept_only_answers_and_held_out_nll_fell_per_archetype() -> None:
     """Two figures docs/learning.md quotes that the report does not print: every rollout EI
     kept ends with an ``ok`` answer (no abstention was ever kept), and the base -> EI NLL fall
     on held-out episodes with the 5 held-out archetypes as units."""
-    out = Path(__file__).parents[1] / "outputs" / "learn-0p5b-run3-ei"
+    out = Path(__file__).parents[2] / "outputs" / "learn-0p5b-run3-ei"
     keep_per_row = json.loads((out / "stages" / "ei.json").read_text())["ei"]["keep_per_row"]
     statuses = []
     for iteration in (1, 2):

@@ -13,7 +13,7 @@ through the prefix's keys and values (the LoRA on k/v and lower layers at prefix
 which the trained tokens reach only through attention.
 
 Next to the LoRA, the trainer can train the input and output rows of a few tokens
-(:mod:`bs4_env.learn.token_rows`: the tool-call tags, untrained in Qwen2.5-Coder-0.5B); they
+(:mod:`bs4_lab.token_rows`: the tool-call tags, untrained in Qwen2.5-Coder-0.5B); they
 are saved with the checkpoint and exported into the same llama.cpp adapter.
 """
 
@@ -31,9 +31,9 @@ import torch
 from peft import LoraConfig, PeftModel, get_peft_model
 from transformers import DynamicCache, PreTrainedModel
 
-from bs4_env.learn.gguf_export import write_lora_gguf
-from bs4_env.learn.render import Sequence_
-from bs4_env.learn.token_rows import TokenRows
+from bs4_lab.gguf_export import write_lora_gguf
+from bs4_lab.render import Sequence_
+from bs4_lab.token_rows import TokenRows
 
 LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 STATE_FILE = "trainer_state.pt"

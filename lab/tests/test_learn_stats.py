@@ -1,4 +1,4 @@
-"""Stage comparison statistics (bs4_env.learn.stats, bs4_env.learn.compare): fast, no model."""
+"""Stage comparison statistics (bs4_lab.stats, bs4_lab.compare): fast, no model."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import pytest
 from bs4_env.evaluation.report import rollout_record, summarize
 from bs4_env.evaluation.rollout import Rollout
 from bs4_env.grading.rubric import Score
-from bs4_env.learn.compare import (
+from bs4_env.tasks.registry import Registry, build_task
+from bs4_env.tasks.splits import seed_for
+from bs4_lab.compare import (
     CompareError,
     compare_stages,
     records_of,
@@ -19,10 +21,8 @@ from bs4_env.learn.compare import (
     uses_tools,
     well_formed,
 )
-from bs4_env.learn.compare_tables import markdown_tables
-from bs4_env.learn.stats import mean_interval, paired_test, proportion
-from bs4_env.tasks.registry import Registry, build_task
-from bs4_env.tasks.splits import seed_for
+from bs4_lab.compare_tables import markdown_tables
+from bs4_lab.stats import mean_interval, paired_test, proportion
 
 OK_FINAL = '{"status": "ok", "answer": ["a", "b"]}'
 TOOL_CALL = {
@@ -318,9 +318,9 @@ def test_report_covers_finished_stages_and_says_where_spread_is_missing(
 ) -> None:
     """The report reads the stages whose marker exists (an interrupted one is left out) and
     measures spread only when every stage has sampled runs; otherwise it names the stages."""
-    from bs4_env.learn.plan import Plan, PlanSettings
-    from bs4_env.learn.report import write_learning_report
-    from bs4_env.learn.serving_eval import greedy_path, sample_path
+    from bs4_lab.plan import Plan, PlanSettings
+    from bs4_lab.report import write_learning_report
+    from bs4_lab.serving_eval import greedy_path, sample_path
 
     archetype = next(iter(registry.ids()))
     rows = [(archetype, seed_for("eval", i)) for i in range(3)]

@@ -18,14 +18,14 @@ pytestmark = pytest.mark.integration  # torch + transformers imports
 torch = pytest.importorskip("torch")
 
 from bs4_env.episode.tool_schema import openai_tools  # noqa: E402
-from bs4_env.learn.render import (  # noqa: E402
+from bs4_lab.render import (  # noqa: E402
     RenderError,
     render_episode,
     shared_prefix_length,
     template_messages,
 )
-from bs4_env.learn.tiny_model import tiny_qwen2  # noqa: E402
-from bs4_env.learn.trainer import LoraTrainer, TrainConfig  # noqa: E402
+from bs4_lab.tiny_model import tiny_qwen2  # noqa: E402
+from bs4_lab.trainer import LoraTrainer, TrainConfig  # noqa: E402
 
 SYSTEM = {"role": "system", "content": "You extract data from HTML with BeautifulSoup."}
 
@@ -135,8 +135,8 @@ def test_bad_batches_are_refused() -> None:
 
 
 def test_group_advantages_and_rl_rows_are_seeded() -> None:
-    from bs4_env.learn.rl_stage import advantages, step_rows
     from bs4_env.tasks.splits import split_of_seed
+    from bs4_lab.rl_stage import advantages, step_rows
 
     assert advantages([1.0, 0.0, 0.0, 1.0]) == [0.5, -0.5, -0.5, 0.5]
     assert advantages([0.5, 0.5]) == [0.0, 0.0]
@@ -157,7 +157,7 @@ def test_token_rows_make_an_untrained_tag_writable(tmp_path: Path) -> None:
     """The real failure, in small: the tag's rows equal another token's (as Qwen2.5-Coder-0.5B's
     unused special tokens are), so a LoRA alone can never rank the tag above it; trained rows
     can. Their checkpoint round-trips and a trainer of the other kind refuses it."""
-    from bs4_env.learn.token_rows import tag_ids
+    from bs4_lab.token_rows import tag_ids
 
     def twinned() -> tuple[Any, list[int], int]:
         model, tokenizer = tiny_qwen2(3)
@@ -204,7 +204,7 @@ def test_token_rows_make_an_untrained_tag_writable(tmp_path: Path) -> None:
 def test_token_rows_refuse_tied_matrices_and_bad_ids() -> None:
     from transformers import Qwen2ForCausalLM
 
-    from bs4_env.learn.token_rows import TokenRows, tag_ids
+    from bs4_lab.token_rows import TokenRows, tag_ids
 
     model, tokenizer = tiny_qwen2(4)
     with pytest.raises(ValueError, match="distinct"):

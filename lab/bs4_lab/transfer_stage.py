@@ -4,7 +4,7 @@ Verified episodes of every held-out archetype (``transfer_episodes`` each, from 
 split, written by ``sft-data`` and replayed to the best reward; never trained on, since the
 archetypes are held out) are scored by NLL under the base model and each tuned adapter that
 exists; the eval documents of the held-out and limitation subsets give the row measures
-(:mod:`bs4_env.learn.transfer`). Everything is written to ``<out>/transfer/transfer.json``.
+(:mod:`bs4_lab.transfer`). Everything is written to ``<out>/transfer/transfer.json``.
 """
 
 from __future__ import annotations
@@ -13,18 +13,18 @@ import json
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from bs4_env.learn.transfer import compare_nll, load_records, paired_rows, row_measures
+from bs4_lab.transfer import compare_nll, load_records, paired_rows, row_measures
 
 if TYPE_CHECKING:
-    from bs4_env.learn.pipeline import Run
+    from bs4_lab.pipeline import Run
 
 TUNED = ("sft", "ei", "rl")
 EVAL_FOLDERS = {"base": "eval-base", "sft": "eval-sft", "ei": "eval-ei", "rl": "eval-rl"}
 
 
 def _episodes(run: Run, tokenizer: Any) -> tuple[list[Any], list[str]]:
-    from bs4_env.learn.render import RenderError, render_episode
     from bs4_env.sft.build import DATA_FILE
+    from bs4_lab.render import RenderError, render_episode
 
     data = run.out / "transfer-data" / DATA_FILE
     sequences, archetypes = [], []
@@ -42,10 +42,10 @@ def _episodes(run: Run, tokenizer: Any) -> tuple[list[Any], list[str]]:
 
 
 async def measure_transfer(run: Run) -> dict[str, Any]:
-    from bs4_env.learn.render import shared_prefix_length
-    from bs4_env.learn.sft_stage import make_episodes
-    from bs4_env.learn.token_rows import tag_ids
-    from bs4_env.learn.trainer import LoraTrainer
+    from bs4_lab.render import shared_prefix_length
+    from bs4_lab.sft_stage import make_episodes
+    from bs4_lab.token_rows import tag_ids
+    from bs4_lab.trainer import LoraTrainer
 
     held = run.plan.held_out
     await make_episodes(

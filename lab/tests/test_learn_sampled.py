@@ -11,13 +11,13 @@ import pytest
 pytest.importorskip("transformers")
 
 from bs4_env.episode.tool_schema import openai_tools
-from bs4_env.learn.compare import compare_stages
-from bs4_env.learn.design import check_stage_settings, make_design
-from bs4_env.learn.ei_stage import iteration_rows, keep_best
-from bs4_env.learn.plan import PlanSettings, load_or_make_plan, make_plan
-from bs4_env.learn.sampled import sampled_sequences
-from bs4_env.learn.tiny_model import tiny_tokenizer
 from bs4_env.tasks.registry import default_registry
+from bs4_lab.compare import compare_stages
+from bs4_lab.design import check_stage_settings, make_design
+from bs4_lab.ei_stage import iteration_rows, keep_best
+from bs4_lab.plan import PlanSettings, load_or_make_plan, make_plan
+from bs4_lab.sampled import sampled_sequences
+from bs4_lab.tiny_model import tiny_tokenizer
 
 SYSTEM = {"role": "system", "content": "system"}
 USER = {"role": "user", "content": "find the price"}
@@ -167,8 +167,8 @@ def test_archetypes_are_the_primary_units_of_the_paired_test() -> None:
 def test_a_run_refuses_stages_on_other_generator_versions(tmp_path: Path) -> None:
     import json
 
-    from bs4_env.learn.model_source import ModelSource
-    from bs4_env.learn.pipeline import LearnSettings, Run
+    from bs4_lab.model_source import ModelSource
+    from bs4_lab.pipeline import LearnSettings, Run
 
     run = Run(tmp_path, LearnSettings(source=ModelSource("tiny")))
     run.finish("data", {})

@@ -2,7 +2,7 @@
 
 ``bs4-env learn`` serves the base model and the trained adapter with llama.cpp. The real base is
 a published Q4_K_M GGUF; :func:`write_base_gguf` exists for the tiny CI model
-(:mod:`bs4_env.learn.tiny_model`), so that CI serves exactly what it trained.
+(:mod:`bs4_lab.tiny_model`), so that CI serves exactly what it trained.
 :func:`write_lora_gguf` turns the adapter peft trained into llama.cpp's adapter layout:
 ``general.type=adapter``, ``adapter.type=lora``, ``adapter.lora.alpha``, and per layer
 ``blk.N.<attn_q|attn_k|attn_v|attn_output|ffn_gate|ffn_up|ffn_down>.weight.lora_a`` ``[r, in]``
@@ -26,7 +26,7 @@ import numpy as np
 import torch
 from transformers import PreTrainedTokenizerFast, Qwen2ForCausalLM
 
-from bs4_env.learn.qwen_tokenizer import QWEN2_SPLIT
+from bs4_lab.qwen_tokenizer import QWEN2_SPLIT
 
 ARCH = gguf.MODEL_ARCH_NAMES[gguf.MODEL_ARCH.QWEN2]
 TensorType = Literal["f32", "f16"]
@@ -158,7 +158,7 @@ def write_base_gguf(
     """Write a Qwen2ForCausalLM and its tokenizer as a llama.cpp GGUF (arch qwen2).
 
     Matrices are stored as ``dtype``; norms and biases always as f32 (llama.cpp requires it).
-    The tokenizer must be Qwen2's kind (:mod:`bs4_env.learn.qwen_tokenizer`) with a chat
+    The tokenizer must be Qwen2's kind (:mod:`bs4_lab.qwen_tokenizer`) with a chat
     template, an eos and a pad token.
     """
     config = model.config
@@ -247,7 +247,7 @@ def write_lora_gguf(
     decoder layers are supported, with ``lora_alpha / r`` scaling (not rsLoRA, not DoRA, no
     per-module alpha): anything else raises, because llama.cpp would silently apply a
     different adapter. ``extra`` adds tensors already in llama.cpp's names and layout (the
-    trained token rows of :mod:`bs4_env.learn.token_rows`), written as given.
+    trained token rows of :mod:`bs4_lab.token_rows`), written as given.
     """
     if not lora_alpha > 0:
         raise ValueError(f"lora_alpha must be positive, got {lora_alpha}")

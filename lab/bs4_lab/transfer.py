@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bs4_env.grading.answer import AnswerFormatError, parse_final_answer
-from bs4_env.learn.stats import mean_interval, paired_test, proportion
+from bs4_lab.stats import mean_interval, paired_test, proportion
 
 EXIT_OK = "exit status: 0"
 

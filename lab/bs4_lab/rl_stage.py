@@ -27,12 +27,12 @@ from bs4_env.episode.executors import make_executor
 from bs4_env.episode.tool_schema import openai_tools
 from bs4_env.evaluation.openai_policy import Endpoint, OpenAIChatPolicy
 from bs4_env.evaluation.rollout import run_rollout
-from bs4_env.learn.llama_server import LlamaServer
-from bs4_env.learn.render import RenderError, render_episode, shared_prefix_length
-from bs4_env.learn.serving_eval import EvalSettings
-from bs4_env.learn.trainer import LoraTrainer
 from bs4_env.tasks.registry import build_task
 from bs4_env.tasks.splits import TRAIN_SEEDS_PER_ARCHETYPE, seed_for
+from bs4_lab.llama_server import LlamaServer
+from bs4_lab.render import RenderError, render_episode, shared_prefix_length
+from bs4_lab.serving_eval import EvalSettings
+from bs4_lab.trainer import LoraTrainer
 
 
 @dataclass(frozen=True)

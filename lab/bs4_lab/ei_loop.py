@@ -14,7 +14,7 @@ import shutil
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from bs4_env.learn.ei_stage import (
+from bs4_lab.ei_stage import (
     DONE,
     JOURNAL,
     iteration_rows,
@@ -26,13 +26,13 @@ from bs4_env.learn.ei_stage import (
 )
 
 if TYPE_CHECKING:
-    from bs4_env.learn.pipeline import Run
+    from bs4_lab.pipeline import Run
 
 
 async def _iteration(run: Run, index: int, rows: list[tuple[str, int]]) -> dict[str, Any]:
-    from bs4_env.learn.sft_stage import train_sft
-    from bs4_env.learn.token_rows import tag_ids
-    from bs4_env.learn.trainer import LoraTrainer
+    from bs4_lab.sft_stage import train_sft
+    from bs4_lab.token_rows import tag_ids
+    from bs4_lab.trainer import LoraTrainer
 
     settings = run.settings.ei
     folder = run.out / "ei" / f"iter-{index}"

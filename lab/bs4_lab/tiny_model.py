@@ -18,7 +18,7 @@ from tokenizers import Tokenizer, models, trainers
 from tokenizers.pre_tokenizers import ByteLevel
 from transformers import PreTrainedTokenizerFast, Qwen2Config, Qwen2ForCausalLM
 
-from bs4_env.learn.qwen_tokenizer import build_qwen2_tokenizer, qwen2_pre_tokenizer
+from bs4_lab.qwen_tokenizer import build_qwen2_tokenizer, qwen2_pre_tokenizer
 
 # Ids follow the learned vocabulary, in Qwen2's order: <|endoftext|> and the ChatML markers are
 # CONTROL tokens, the tool-call tags USER_DEFINED (llama.cpp prints them in generated text).
@@ -86,7 +86,7 @@ For each function call, return a json object with function name and arguments wi
 
 def chat_template() -> str:
     """The tiny model's chat template (ChatML with Hermes-style tool calls, as Qwen2.5)."""
-    return resources.files("bs4_env.learn").joinpath("chat_template.jinja").read_text("utf-8")
+    return resources.files("bs4_lab").joinpath("chat_template.jinja").read_text("utf-8")
 
 
 def tiny_tokenizer() -> PreTrainedTokenizerFast:
@@ -131,7 +131,7 @@ def tiny_config(vocab_size: int, eos_token_id: int, pad_token_id: int) -> Qwen2C
         rms_norm_eps=1e-6,
         rope_parameters={"rope_type": "default", "rope_theta": 1_000_000.0},
         # Untied, as the Qwen2.5-Coder GGUFs (their own output.weight): the trained tool-call
-        # rows (bs4_env.learn.token_rows) need separate input and output matrices.
+        # rows (bs4_lab.token_rows) need separate input and output matrices.
         tie_word_embeddings=False,
         # Wider than Qwen2's 0.02, so that the random model's next-token logits are spread out
         # and HF and llama.cpp agree on an argmax by a clear margin.

@@ -40,7 +40,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-_MODULE = "bs4_env.learn.llama_server"  # what the child runs (``python -m``)
+_MODULE = "bs4_lab.llama_server"  # what the child runs (``python -m``)
 _READY = "[bs4-env llama-server]"
 _LOG_TAIL_LINES = 40
 
@@ -153,7 +153,7 @@ class LlamaServer:
         if self.precise:
             command.append("--precise")
         # The child imports this module by name: give it the tree this one was loaded from.
-        package_root = str(Path(__file__).resolve().parents[2])
+        package_root = str(Path(__file__).resolve().parents[1])
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
         # OpenMP's spinning threads would hold the cores between requests on a small machine.
@@ -254,7 +254,7 @@ def _healthy(url: str) -> bool:
 
 def _serve(argv: list[str]) -> int:
     """The child: load the model into llama.cpp's server and keep it up."""
-    parser = argparse.ArgumentParser(prog="python -m bs4_env.learn.llama_server")
+    parser = argparse.ArgumentParser(prog="python -m bs4_lab.llama_server")
     parser.add_argument("--model", required=True)
     parser.add_argument("--lora")
     parser.add_argument("--alias", required=True)

@@ -68,7 +68,7 @@ class Plan:
     held_out: list[str]
     rl_archetypes: list[str]
     eval_rows: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
-    # The pre-registration (bs4_env.learn.design); None for plans made before it existed.
+    # The pre-registration (bs4_lab.design); None for plans made before it existed.
     design: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:

@@ -14,7 +14,7 @@ pytest.importorskip("torch")
 pytest.importorskip("xllamacpp")
 
 from bs4_env.cli.main import main  # noqa: E402
-from bs4_env.learn.pipeline import STAGES  # noqa: E402
+from bs4_lab.pipeline import STAGES  # noqa: E402
 
 ARGS = [
     "learn",
@@ -122,8 +122,8 @@ def test_tiny_run_goes_through_every_stage_and_resumes(
 def _check_ei(out: Path, plan: dict[str, object]) -> None:
     """The EI round sampled every trained archetype's rows with the ids llama.cpp sampled,
     and those ids are exactly the tokens a kept rollout would train on."""
-    from bs4_env.learn.ei_stage import kept_sequences
-    from bs4_env.learn.model_source import ModelSource
+    from bs4_lab.ei_stage import kept_sequences
+    from bs4_lab.model_source import ModelSource
 
     ei = json.loads((out / "stages/ei.json").read_text())
     assert ei["rollouts"] == 2 * len(plan["trained"])  # type: ignore[arg-type]

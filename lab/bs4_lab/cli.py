@@ -1,6 +1,8 @@
 """``bs4-env learn``: a staged CPU learning run (baseline, LoRA SFT, RL, evals, report).
 
-Needs the ``learn`` extra (torch, transformers, peft, gguf, xllamacpp, scipy) and, for the
+The lab adds this command to ``bs4-env`` through the ``bs4_env.commands`` entry-point group
+(``register``), so the environment never imports the lab. Needs the lab installed
+(``pip install -e ./lab``: torch, transformers, peft, gguf, xllamacpp, scipy) and, for the
 real run, the Qwen2.5-Coder GGUF of ``../shared/tools/local-model-setup.sh 0.5b``.
 """
 
@@ -10,7 +12,7 @@ import argparse
 import asyncio
 from pathlib import Path
 
-from bs4_env.learn.model_source import DEFAULT_GGUF
+from bs4_lab.model_source import DEFAULT_GGUF
 
 STAGE_HELP = "comma-separated stages (default: all, in order): " + ",".join(
     (
@@ -27,6 +29,13 @@ STAGE_HELP = "comma-separated stages (default: all, in order): " + ",".join(
         "report",
     )
 )
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``learn`` to ``bs4-env``'s subcommands (the ``bs4_env.commands`` entry point)."""
+    parser = sub.add_parser("learn", help="CPU learning run: baseline, LoRA SFT, RL, report")
+    add_learn_arguments(parser)
+    parser.set_defaults(func=cmd_learn)
 
 
 def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
@@ -108,14 +117,14 @@ def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_learn(args: argparse.Namespace) -> int:
-    from bs4_env.learn.ei_stage import EiSettings
-    from bs4_env.learn.model_source import ModelSource
-    from bs4_env.learn.pipeline import STAGES, LearnSettings, run_stages
-    from bs4_env.learn.plan import PlanSettings
-    from bs4_env.learn.rl_stage import RlSettings
-    from bs4_env.learn.serving_eval import EvalSettings
-    from bs4_env.learn.sft_stage import SftSettings
-    from bs4_env.learn.trainer import TrainConfig
+    from bs4_lab.ei_stage import EiSettings
+    from bs4_lab.model_source import ModelSource
+    from bs4_lab.pipeline import STAGES, LearnSettings, run_stages
+    from bs4_lab.plan import PlanSettings
+    from bs4_lab.rl_stage import RlSettings
+    from bs4_lab.serving_eval import EvalSettings
+    from bs4_lab.sft_stage import SftSettings
+    from bs4_lab.trainer import TrainConfig
 
     if args.out.exists() and any(args.out.iterdir()) and not args.resume:
         print(f"bs4-env learn: {args.out} holds a run; pass --resume to continue it")

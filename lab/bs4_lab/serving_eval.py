@@ -19,8 +19,8 @@ from bs4_env.episode.engine import Budgets
 from bs4_env.episode.executors import make_executor
 from bs4_env.evaluation.openai_policy import Endpoint, OpenAIChatPolicy
 from bs4_env.evaluation.runner import evaluate
-from bs4_env.learn.llama_server import LlamaServer
 from bs4_env.tasks.splits import Row
+from bs4_lab.llama_server import LlamaServer
 
 
 @dataclass(frozen=True)
