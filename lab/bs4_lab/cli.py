@@ -119,9 +119,10 @@ def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
 def cmd_learn(args: argparse.Namespace) -> int:
     from bs4_lab.ei_stage import EiSettings
     from bs4_lab.model_source import ModelSource
-    from bs4_lab.pipeline import STAGES, LearnSettings, run_stages
+    from bs4_lab.pipeline import STAGES, run_stages
     from bs4_lab.plan import PlanSettings
     from bs4_lab.rl_stage import RlSettings
+    from bs4_lab.run import LearnSettings
     from bs4_lab.serving_eval import EvalSettings
     from bs4_lab.sft_stage import SftSettings
     from bs4_lab.trainer import TrainConfig

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bs4_lab.ei_stage import (
     DONE,
@@ -24,9 +24,7 @@ from bs4_lab.ei_stage import (
     sampling_figures,
     sequences_digest,
 )
-
-if TYPE_CHECKING:
-    from bs4_lab.pipeline import Run
+from bs4_lab.run import Run
 
 
 async def _iteration(run: Run, index: int, rows: list[tuple[str, int]]) -> dict[str, Any]:

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import json
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bs4_lab.run import Run
 from bs4_lab.transfer import compare_nll, load_records, paired_rows, row_measures
-
-if TYPE_CHECKING:
-    from bs4_lab.pipeline import Run
 
 TUNED = ("sft", "ei", "rl")
 EVAL_FOLDERS = {"base": "eval-base", "sft": "eval-sft", "ei": "eval-ei", "rl": "eval-rl"}

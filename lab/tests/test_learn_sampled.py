@@ -168,7 +168,7 @@ def test_a_run_refuses_stages_on_other_generator_versions(tmp_path: Path) -> Non
     import json
 
     from bs4_lab.model_source import ModelSource
-    from bs4_lab.pipeline import LearnSettings, Run
+    from bs4_lab.run import LearnSettings, Run
 
     run = Run(tmp_path, LearnSettings(source=ModelSource("tiny")))
     run.finish("data", {})
