@@ -160,6 +160,20 @@ def test_every_package_is_read() -> None:
         assert any(t.startswith("bs4_env.") for t in imported), package
 
 
+def test_the_environment_never_imports_the_lab() -> None:
+    """The lab depends on the environment, never the reverse (``bs4-env learn`` reaches it
+    through an entry point): the Hub wheel must work without it."""
+    graph = import_graph(module_files())
+    reaching = sorted(
+        f"{m} -> {t}"
+        for m in graph
+        if m.split(".")[0] != "bs4_lab"
+        for t in graph[m]
+        if t.split(".")[0] == "bs4_lab"
+    )
+    assert not reaching
+
+
 @pytest.mark.parametrize(
     ("sources", "expected"),
     [

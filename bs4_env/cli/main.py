@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from importlib.metadata import entry_points
+from collections.abc import Iterable, Sequence
+from importlib.metadata import EntryPoint, entry_points
 
 from bs4_env.cli.catalog import cmd_list, cmd_preview
 from bs4_env.cli.configs_cmd import add_configs_arguments, cmd_configs
@@ -22,10 +22,12 @@ from bs4_env.tasks.splits import SPLIT_BASES
 # subparsers), so that the environment never imports it: the learning lab (lab/) adds `learn`.
 COMMANDS_GROUP = "bs4_env.commands"
 # Those this repository ships, with what to install when one is missing.
-EXTERNAL_COMMANDS = {"learn": ("the learning lab (lab/)", "pip install -e ./lab")}
+EXTERNAL_COMMANDS = {"learn": ("the learning lab (lab/)", "pip install -e . -e ./lab")}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: Iterable[EntryPoint] | None = None) -> argparse.ArgumentParser:
+    """The parser; ``commands``: the ``bs4_env.commands`` entry points to add (default: the
+    installed ones)."""
     parser = argparse.ArgumentParser(prog="bs4-env", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -87,14 +89,16 @@ def build_parser() -> argparse.ArgumentParser:
     p_real = sub.add_parser("real", help="the real-page evaluation set: fetch its pages")
     add_real_arguments(p_real)
     p_real.set_defaults(func=cmd_real)
-    add_external_commands(sub)
+    add_external_commands(sub, entry_points(group=COMMANDS_GROUP) if commands is None else commands)
     return parser
 
 
-def add_external_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The installed ``bs4_env.commands`` entry points; each command of
-    ``EXTERNAL_COMMANDS`` that none added answers with its install line."""
-    for entry in entry_points(group=COMMANDS_GROUP):
+def add_external_commands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], commands: Iterable[EntryPoint]
+) -> None:
+    """Each entry point adds its command; each command of ``EXTERNAL_COMMANDS`` that none
+    added answers with its install line."""
+    for entry in commands:
         entry.load()(sub)
         if entry.name not in sub.choices:
             raise RuntimeError(f"entry point {entry.value} did not add `bs4-env {entry.name}`")
@@ -107,8 +111,8 @@ def add_external_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
             )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: Sequence[str] | None = None, commands: Iterable[EntryPoint] | None = None) -> int:
+    parser = build_parser(commands)
     args, unknown = parser.parse_known_args(argv)
     if missing := getattr(args, "missing", None):
         print(f"bs4-env: {missing}", file=sys.stderr)
