@@ -6,7 +6,7 @@ import tomllib
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from bs4_env.cli.main import COMMANDS_GROUP, build_parser, main
+from bs4_env.cli.main import COMMANDS_GROUP, build_parser
 
 LAB = Path(__file__).resolve().parents[1]
 
@@ -22,8 +22,3 @@ def test_bs4_env_learn_parses_the_lab_flags() -> None:
     args = build_parser().parse_args(["learn", "--out", "runs/x", "--resume", "--seed", "3"])
     assert (args.command, str(args.out), args.resume, args.seed) == ("learn", "runs/x", True, 3)
     assert not hasattr(args, "missing")
-
-
-def test_an_existing_run_folder_needs_resume(tmp_path: Path) -> None:
-    (tmp_path / "plan.json").write_text("{}")
-    assert main(["learn", "--out", str(tmp_path), "--model", "tiny"]) == 2
