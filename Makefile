@@ -1,6 +1,7 @@
 # Two set-up commands for a fresh machine (see README): `make eval` and `make test`.
 # Each creates .venv with Python >= 3.11 and installs what it needs before running:
-# `make eval` the package with its `eval` extra only, `make test` everything (dev, learn).
+# `make eval` the package with its `eval` extra only, `make test` everything (dev, and the
+# learning lab of lab/, a distribution of its own).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,7 +9,7 @@ TORCH_VERSION ?= 2.13.0
 # Where `make test` takes torch from when no local wheel has it (see scripts/install_torch.py):
 # e.g. TORCH_INDEX=https://download.pytorch.org/whl/cpu for the CPU build.
 TORCH_INDEX ?=
-HASH := $(shell cat pyproject.toml | sha256sum | cut -c1-12)
+HASH := $(shell cat pyproject.toml lab/pyproject.toml | sha256sum | cut -c1-12)
 EVAL_STAMP := $(VENV)/.installed-eval-$(HASH)
 STAMP := $(VENV)/.installed-$(HASH)
 
@@ -24,11 +25,11 @@ $(EVAL_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[eval]'
 	touch $(EVAL_STAMP)
 
-# Everything: torch first, pinned to the CPU build the learn extra's tests need (an unpinned
-# torch would pull the multi-GB CUDA build), then the dev extra (eval, report, learn, tools).
-$(STAMP): pyproject.toml | $(BIN)/python
+# Everything: torch first, pinned to the CPU build the lab's tests need (an unpinned torch
+# would pull the multi-GB CUDA build), then the dev extra (eval, report, tools) and the lab.
+$(STAMP): pyproject.toml lab/pyproject.toml | $(BIN)/python
 	$(BIN)/python scripts/install_torch.py $(TORCH_VERSION) $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e ./lab
 	touch $(STAMP) $(EVAL_STAMP)
 
 ## The main job: evaluate (no --model -> the reference policy on the bench split). bs4-env eval

@@ -1,4 +1,4 @@
-"""Install the pinned torch for ``make test`` (the ``learn`` extra's CPU training and its tests).
+"""Install the pinned torch for ``make test`` (the CPU training of the lab in lab/, and its tests).
 
 Only the CPU build is needed, and what pip takes for a bare ``torch==X`` depends on where it
 looks: a local wheel folder (pip's ``find-links``; this project's machines keep the CPU

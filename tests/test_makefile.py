@@ -1,9 +1,10 @@
 """The two set-up commands install what their job needs, and Make echoes no comment lines.
 
 ``make eval`` (the main job: the reference policy, or a model behind an endpoint) needs the
-package and its ``eval`` extra only: no torch, no test tools. ``make test`` installs
-everything, torch first through scripts/install_torch.py (the pinned CPU build). Read from
-``make -n`` on a venv path that does not exist, i.e. what a fresh clone would run.
+package and its ``eval`` extra only: no torch, no test tools, no lab. ``make test`` installs
+everything (the dev extra and the lab of lab/), torch first through scripts/install_torch.py
+(the pinned CPU build). Read from ``make -n`` on a venv path that does not exist, i.e. what a
+fresh clone would run.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def test_make_eval_installs_only_the_eval_extra(tmp_path: Path) -> None:
     assert len(installs) == 1, installs
     assert installs[0].endswith("-e '.[eval]'"), installs[0]
     joined = "\n".join(plan)
-    for heavy in ("torch", "[dev]", "[learn]", "install_torch"):
+    for heavy in ("torch", "[dev]", "[learn]", "./lab", "install_torch"):
         assert heavy not in joined, heavy
     assert plan[-1].endswith("bs4-env eval "), "then the eval itself"
 
@@ -46,7 +47,7 @@ def test_make_eval_installs_only_the_eval_extra(tmp_path: Path) -> None:
 def test_make_test_installs_everything_with_torch_first(tmp_path: Path) -> None:
     plan = _plan("test", tmp_path)
     torch = next(i for i, line in enumerate(plan) if "scripts/install_torch.py 2.13.0" in line)
-    dev = next(i for i, line in enumerate(plan) if line.endswith("-e '.[dev]'"))
+    dev = next(i for i, line in enumerate(plan) if line.endswith("-e '.[dev]' -e ./lab"))
     assert torch < dev
 
 

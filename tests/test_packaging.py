@@ -26,7 +26,11 @@ pytestmark = pytest.mark.slow
 
 PROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
 # Top-level folders and files that must stay out, and build litter anywhere.
-JUNK_TOP = ("tests/", "scripts/", "outputs/", ".venv/", "dist/", "TEST_RECORDS.md", ".ci/")
+JUNK_TOP = ("tests/", "scripts/", "outputs/", ".venv/", "dist/", "TEST_RECORDS.md", ".ci/", "lab/")
+# The learning lab is a distribution of its own (lab/): none of its code or training stack may
+# reach the environment's wheel, in any extra.
+LAB_MODULES = ("bs4_lab/", "bs4_env/learn/", "bs4_env/cli/learn_cmd.py")
+HEAVY = frozenset({"torch", "transformers", "peft", "gguf", "xllamacpp"})
 JUNK_ANYWHERE = ("__pycache__", ".pyc", ".results.json")
 PRIME_V1_FLOOR = Version("0.2.0")
 
@@ -95,6 +99,21 @@ def test_wheel_metadata_reads_as_a_v1_environment(dist: Path) -> None:
     assert floors and max(floors) >= Version("0.4") >= PRIME_V1_FLOOR
     entry_points = next(n for n in wheel.namelist() if n.endswith(".dist-info/entry_points.txt"))
     assert "bs4-env = bs4_env.cli.main:main" in wheel.read(entry_points).decode()
+
+
+def test_wheel_holds_no_lab_code_and_no_training_stack(dist: Path) -> None:
+    wheel = zipfile.ZipFile(_one(dist, "beautiful_soup_env-*.whl"))
+    names = wheel.namelist()
+    assert not [n for n in names if n.startswith(LAB_MODULES) or "/learn/" in n]
+    meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    meta = email.message_from_bytes(wheel.read(meta_name))
+    requirements = [Requirement(r) for r in meta.get_all("Requires-Dist") or []]
+    assert requirements, "the metadata lists the requirements"
+    heavy = [str(r) for r in requirements if r.name in HEAVY]
+    assert not heavy, heavy
+    assert "learn" not in (meta.get_all("Provides-Extra") or [])
+    entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+    assert "bs4_lab" not in wheel.read(entry_points).decode()
 
 
 def test_sdist_carries_packages_configs_readme_docs_and_no_junk(dist: Path) -> None:

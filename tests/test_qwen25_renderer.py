@@ -14,7 +14,7 @@ custom renderer. Every check takes the tokenizer's own ``apply_chat_template`` a
   ``bridge_to_next_turn`` equals the full render.
 
 Each runs with the tiny CI tokenizer and its Qwen2.5-style template
-(``bs4_env.learn.tiny_model``; always) and with the real Qwen2.5-Coder GGUF's tokenizer and
+(``bs4_lab.tiny_model``; always) and with the real Qwen2.5-Coder GGUF's tokenizer and
 template (``tokenizer_from_gguf``; skipped where the local model is not set up, as in CI).
 ``renderers`` is a dependency of verifiers, so it is installed wherever this project is.
 """
@@ -114,7 +114,7 @@ def episodes(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Chat, Tools
 
 
 def _tiny() -> tuple[Any, Qwen25Renderer]:
-    from bs4_env.learn.tiny_model import tiny_tokenizer
+    from bs4_lab.tiny_model import tiny_tokenizer
 
     tokenizer = tiny_tokenizer()
     # The tiny template's default system turn is shorter than Qwen's.
@@ -127,7 +127,7 @@ def _gguf() -> tuple[Any, Qwen25Renderer]:
         pytest.skip(
             "needs the local model: ../shared/tools/local-model-setup.sh 0.5b (never in CI)"
         )
-    from bs4_env.learn.qwen_tokenizer import tokenizer_from_gguf
+    from bs4_lab.qwen_tokenizer import tokenizer_from_gguf
 
     tokenizer = tokenizer_from_gguf(GGUF)
     return tokenizer, Qwen25Renderer(tokenizer)  # Qwen's own default system turn

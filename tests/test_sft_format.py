@@ -8,7 +8,7 @@ their calls.
 
 With the Qwen2.5-Coder GGUF (``/work/shared/tools/local-model-setup.sh 0.5b``; the ``gguf``
 package importable; path in ``BS4_GGUF`` or the setup script's default), the tokenizer is
-built from the GGUF by ``bs4_env.learn.qwen_tokenizer.tokenizer_from_gguf``
+built from the GGUF by ``bs4_lab.qwen_tokenizer.tokenizer_from_gguf``
 (``<tool_call>``/``</tool_call>`` as added tokens, eos ``<|im_end|>``),
 the GGUF's own chat template renders each episode, and the tool calls parsed back from the
 assistant tokens must equal the episode's; renderers' typed ``qwen3`` renderer refuses this
@@ -139,7 +139,7 @@ def _gguf_tokenizer(path: Path) -> Any:
     pytest.importorskip("gguf")
     pytest.importorskip("tokenizers")
     pytest.importorskip("transformers")
-    from bs4_env.learn.qwen_tokenizer import tokenizer_from_gguf
+    from bs4_lab.qwen_tokenizer import tokenizer_from_gguf
 
     return tokenizer_from_gguf(path)
 

@@ -51,7 +51,7 @@ def test_every_tool_reply_we_write_names_its_tool(episodes: list[tuple[Chat, lis
 
 def _tiny() -> Any:
     pytest.importorskip("transformers")
-    from bs4_env.learn.tiny_model import tiny_tokenizer
+    from bs4_lab.tiny_model import tiny_tokenizer
 
     return tiny_tokenizer()
 
@@ -78,7 +78,7 @@ def test_qwen25_template_ignores_the_name(episodes: list[tuple[Chat, list[Any]]]
     reason="needs the local model: ../shared/tools/local-model-setup.sh 0.5b (never in CI)",
 )
 def test_qwen25_gguf_template_ignores_the_name(episodes: list[tuple[Chat, list[Any]]]) -> None:
-    from bs4_env.learn.qwen_tokenizer import tokenizer_from_gguf
+    from bs4_lab.qwen_tokenizer import tokenizer_from_gguf
 
     tokenizer = tokenizer_from_gguf(GGUF)
     _assert_name_changes_nothing(lambda m, t: _ids(tokenizer, m, t), episodes)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from importlib.metadata import EntryPoint, entry_points
 
 from bs4_env.cli.catalog import cmd_list, cmd_preview
 from bs4_env.cli.configs_cmd import add_configs_arguments, cmd_configs
 from bs4_env.cli.doctor_cmd import cmd_doctor
 from bs4_env.cli.eval_cmd import add_eval_arguments, cmd_eval
-from bs4_env.cli.learn_cmd import add_learn_arguments, cmd_learn
 from bs4_env.cli.proofs import cmd_check, cmd_manifest
 from bs4_env.cli.real_cmd import add_real_arguments, cmd_real
 from bs4_env.cli.report_cmd import add_report_arguments, cmd_report
@@ -18,8 +18,16 @@ from bs4_env.cli.sft_data_cmd import add_sft_data_arguments, cmd_sft_data
 from bs4_env.episode.executors import EXECUTOR_KINDS
 from bs4_env.tasks.splits import SPLIT_BASES
 
+# Subcommands another distribution adds through this entry-point group (a callable taking the
+# subparsers), so that the environment never imports it: the learning lab (lab/) adds `learn`.
+COMMANDS_GROUP = "bs4_env.commands"
+# Those this repository ships, with what to install when one is missing.
+EXTERNAL_COMMANDS = {"learn": ("the learning lab (lab/)", "pip install -e . -e ./lab")}
 
-def build_parser() -> argparse.ArgumentParser:
+
+def build_parser(commands: Iterable[EntryPoint] | None = None) -> argparse.ArgumentParser:
+    """The parser; ``commands``: the ``bs4_env.commands`` entry points to add (default: the
+    installed ones)."""
     parser = argparse.ArgumentParser(prog="bs4-env", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -78,18 +86,39 @@ def build_parser() -> argparse.ArgumentParser:
     add_sft_data_arguments(p_sft)
     p_sft.set_defaults(func=cmd_sft_data)
 
-    p_learn = sub.add_parser("learn", help="CPU learning run: baseline, LoRA SFT, RL, report")
-    add_learn_arguments(p_learn)
-    p_learn.set_defaults(func=cmd_learn)
-
     p_real = sub.add_parser("real", help="the real-page evaluation set: fetch its pages")
     add_real_arguments(p_real)
     p_real.set_defaults(func=cmd_real)
+    add_external_commands(sub, entry_points(group=COMMANDS_GROUP) if commands is None else commands)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def add_external_commands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], commands: Iterable[EntryPoint]
+) -> None:
+    """Each entry point adds its command; each command of ``EXTERNAL_COMMANDS`` that none
+    added answers with its install line."""
+    for entry in commands:
+        entry.load()(sub)
+        if entry.name not in sub.choices:
+            raise RuntimeError(f"entry point {entry.value} did not add `bs4-env {entry.name}`")
+    for name, (what, install) in EXTERNAL_COMMANDS.items():
+        if name not in sub.choices:
+            missing = sub.add_parser(name, help=f"needs {what}: {install}", add_help=False)
+            missing.set_defaults(
+                missing=f"`bs4-env {name}` needs {what}, not installed here; "
+                f"from a clone: {install}"
+            )
+
+
+def main(argv: Sequence[str] | None = None, commands: Iterable[EntryPoint] | None = None) -> int:
+    parser = build_parser(commands)
+    args, unknown = parser.parse_known_args(argv)
+    if missing := getattr(args, "missing", None):
+        print(f"bs4-env: {missing}", file=sys.stderr)
+        return 2
+    if unknown:  # what parse_args would refuse (a missing command takes any arguments)
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return int(args.func(args))
     except (ValueError, KeyError, FileNotFoundError) as error:

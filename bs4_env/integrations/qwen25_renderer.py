@@ -22,7 +22,7 @@ and the closing ``<|im_end|>``) and whether it is message body, read from the to
 character offsets.
 
 Verified (``tests/test_qwen25_renderer.py``) against ``apply_chat_template`` of the tiny CI
-tokenizer with its Qwen2.5-style template (``bs4_env.learn.tiny_model``) and of the real
+tokenizer with its Qwen2.5-style template (``bs4_lab.tiny_model``) and of the real
 Qwen2.5-Coder-0.5B-Instruct GGUF tokenizer and template, on ``bs4-env sft-data`` episodes and
 on parallel calls, content beside calls, a later system turn, and chats without a system turn
 or tools: token ids, the loss mask (each assistant turn after its generation prompt, through

@@ -13,8 +13,8 @@ its head (a font's ``<style>``, a renderer's scripts) go there for a copy as oft
 blocks only its own frame, whose title no request names, so a page stays solvable or keeps
 its one blocker; only the request says which element stands where the data should be.
 
-The page modules import ``chrome`` (which draws these copies), so their builders are
-imported where a copy is built.
+The element builders sit below this module and the chrome (whole pages around them are
+``slot_pages`` and ``media_pages``), so it imports them like any other.
 """
 
 from __future__ import annotations
@@ -25,7 +25,22 @@ from html import escape
 from random import Random
 from types import MappingProxyType
 
-from bs4_env.tasks.html import feeds, listing, pdf_viewers, pools, walls
+from bs4_env.tasks.html import (
+    articles,
+    canvas_slots,
+    feeds,
+    glyph_fonts,
+    listing,
+    lookalikes,
+    media_players,
+    media_shows,
+    mounts,
+    pdf_viewers,
+    pools,
+    result_forms,
+    text_images,
+    walls,
+)
 from bs4_env.tasks.html import tables as tb
 from bs4_env.tasks.model import LimitReason
 from bs4_env.tasks.rng import token
@@ -100,8 +115,6 @@ def sign_in_gate(rng: Random) -> Copy:
 
 def canvas(rng: Random) -> Copy:
     """As ``canvas_text``: a price canvas, or a chart of a table, drawn from an endpoint."""
-    from bs4_env.tasks.html import canvas_slots
-
     if rng.random() < 0.5:
         return _framed(rng, "price", canvas_slots.price_canvas(rng, None)[0])
     caption = tb.archived_caption(rng)
@@ -111,8 +124,6 @@ def canvas(rng: Random) -> Copy:
 def scrambled_font(rng: Random) -> Copy:
     """As ``font_obfuscation``: a price or phone in private-use glyphs of a custom font,
     its ``<style>`` in the head or among the main sections."""
-    from bs4_env.tasks.html import articles, glyph_fonts
-
     if rng.random() < 0.5:
         subject, text = "price", listing.price_style(rng)(listing.cents(rng, 8, 900))
     else:
@@ -124,8 +135,6 @@ def scrambled_font(rng: Random) -> Copy:
 
 def result_form(rng: Random) -> Copy:
     """As ``form_submission``: a filter form above an empty results box."""
-    from bs4_env.tasks.html import lookalikes, result_forms
-
     subject = rng.choice(("table", "listing"))
     form = result_forms.result_form(rng, subject)
     hint = f'<p class="results-hint">{rng.choice(lookalikes.EMPTY_HINTS)}</p>'
@@ -134,8 +143,6 @@ def result_form(rng: Random) -> Copy:
 
 def text_image(rng: Random) -> Copy:
     """As ``image_text``: a phone number or a table published as an image."""
-    from bs4_env.tasks.html import text_images
-
     if rng.random() < 0.5:
         return _framed(rng, "phone number", text_images.phone_image(rng, None)[0])
     caption = tb.archived_caption(rng)
@@ -159,8 +166,6 @@ def endless_feed(rng: Random) -> Copy:
 def mount(rng: Random) -> Copy:
     """As ``js_rendered``: an empty mount node, its ``<noscript>`` and its renderer scripts
     in the head or among the main sections."""
-    from bs4_env.tasks.html import mounts
-
     subject = rng.choice(("table", "price", "listing"))
     node = mounts.mount(rng, subject)
     slot = node.node(None, spinner=rng.random() < 0.75) + mounts.noscript(subject)
@@ -169,11 +174,11 @@ def mount(rng: Random) -> Copy:
 
 def recording(rng: Random) -> Copy:
     """As ``media_only``: a recording's player (video, audio or an embedded player)."""
-    from bs4_env.tasks.html import media_pages, media_shows
-
     show = media_shows.SHOWS[rng.choice(tuple(media_shows.SHOWS))]
     title = rng.choice(_TITLES["recording"])
-    return _framed(rng, "recording", media_pages.player(rng, rng.choice(show.players), title).html)
+    return _framed(
+        rng, "recording", media_players.player(rng, rng.choice(show.players), title).html
+    )
 
 
 def pdf_viewer(rng: Random) -> Copy:

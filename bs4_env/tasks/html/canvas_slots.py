@@ -15,10 +15,7 @@ from __future__ import annotations
 from html import escape
 from random import Random
 
-from bs4_env.tasks.html import listing, slot_tables
-from bs4_env.tasks.html.chrome import wrap_page
-from bs4_env.tasks.html.twin_pages import TwinPage
-from bs4_env.tasks.model import LimitReason
+from bs4_env.tasks.html import listing
 from bs4_env.tasks.rng import token
 
 TEMPLATES = ("featured_price", "column_by_header")
@@ -87,27 +84,3 @@ def chart_canvas(rng: Random, caption: str, table: str | None) -> tuple[str, tup
     elif where == "below" and table is not None:
         after = table
     return figure + _chart_script(chart_id, endpoint) + after, (chart_id, endpoint)
-
-
-def canvas_page(rng: Random, with_fallback: bool) -> TwinPage:
-    """A product page or a report page whose requested value is drawn on a canvas."""
-    template = rng.choice(TEMPLATES)
-    # A price canvas stands in for the price in the same price box either way; a chart
-    # without its table leaves one table fewer, which the blocked table layout makes up.
-    blocked = template == "column_by_header" and not with_fallback
-    layout = slot_tables.build(rng, template, blocked=blocked)
-    if template == "featured_price":
-        slot, tokens = price_canvas(rng, str(layout.truth) if with_fallback else None)
-    else:
-        slot, tokens = chart_canvas(rng, layout.name, layout.data if with_fallback else None)
-    html = wrap_page(
-        rng,
-        title=layout.title,
-        main_html=layout.main(rng, slot),
-        difficulty=layout.chrome,
-        breadcrumbs=layout.breadcrumbs,
-        extra_head=layout.extra_head,
-        # Either way the slot holds a canvas: the chrome carries one fewer harmless one.
-        limitation=LimitReason.CANVAS_TEXT,
-    )
-    return TwinPage(html, layout.query, layout.truth, tokens)

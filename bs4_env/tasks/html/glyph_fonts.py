@@ -18,10 +18,8 @@ from dataclasses import dataclass
 from html import escape
 from random import Random
 
-from bs4_env.tasks.html import listing, slot_tables, widgets
-from bs4_env.tasks.html.chrome import wrap_page
-from bs4_env.tasks.html.twin_pages import TwinPage
-from bs4_env.tasks.model import LimitReason
+from bs4_env.tasks.html import listing
+from bs4_env.tasks.html.icon_fonts import font_face
 from bs4_env.tasks.rng import token
 
 PRIVATE_USE = range(0xE000, 0xF900)
@@ -71,7 +69,7 @@ def font_value(rng: Random, subject: str, text: str, scrambled: bool) -> FontVal
     if scrambled and not raw:
         inner = _references(inner)
     klass = rng.choice(_PRICE_CLASSES) if subject == "price" else "phone"
-    face = widgets.font_face(family)
+    face = font_face(family)
     if rng.random() < 0.5:
         rule_class = f"ff-{token(rng, 5)}"
         style = f"<style>{face}.{rule_class}{{font-family:'{family}',sans-serif;}}</style>"
@@ -95,26 +93,3 @@ def font_value(rng: Random, subject: str, text: str, scrambled: bool) -> FontVal
 
 
 TEMPLATES = ("featured_price", "contact_phone")
-
-
-def font_page(rng: Random, scrambled: bool) -> TwinPage:
-    """A product or contact page whose requested value is set in a custom font."""
-    template = rng.choice(TEMPLATES)
-    # A scrambled price is marked up like a plain one, so the price layout is the plain
-    # page's; a scrambled phone's contact layout must keep the number out of its JSON-LD.
-    layout = slot_tables.build(rng, template, blocked=scrambled and template == "contact_phone")
-    subject = "price" if template == "featured_price" else "phone"
-    value = font_value(rng, subject, str(layout.truth), scrambled)
-    in_head = rng.random() < 0.5
-    html = wrap_page(
-        rng,
-        title=layout.title,
-        main_html=layout.main(rng, value.element, [] if in_head else [value.style]),
-        difficulty=layout.chrome,
-        breadcrumbs=layout.breadcrumbs,
-        extra_head=layout.extra_head + (value.style if in_head else ""),
-        # Plain or scrambled, the value's font is a font element: the chrome carries one
-        # fewer harmless one, so both kinds of page draw the same counts.
-        limitation=LimitReason.FONT_OBFUSCATION,
-    )
-    return TwinPage(html, layout.query, layout.truth, value.tokens)

@@ -22,6 +22,7 @@ from html import escape
 from random import Random
 
 from bs4_env.tasks.html import pdf_viewers, pools, walls
+from bs4_env.tasks.html.icon_fonts import font_face, icon_glyphs
 from bs4_env.tasks.rng import token
 
 EMPTY_HINTS = (
@@ -103,7 +104,6 @@ def member_teaser(rng: Random) -> str:
 
 def icon_rating(rng: Random) -> str:
     """A star rating drawn with an icon font: a run of private-use glyphs beside digits."""
-    from bs4_env.tasks.html.widgets import font_face, icon_glyphs  # widgets imports this
 
     family = f"stars-{token(rng, 5)}"
     score = f"{rng.randint(30, 50) / 10:.1f}"

@@ -11,7 +11,6 @@ only difference: in the transcript, in the show notes, or nowhere but the record
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 from random import Random
 
@@ -19,6 +18,7 @@ from bs4_env.tasks import queries
 from bs4_env.tasks.html import media_facts, pools
 from bs4_env.tasks.html.chrome import wrap_page
 from bs4_env.tasks.html.media_facts import Fact
+from bs4_env.tasks.html.media_players import player
 from bs4_env.tasks.html.media_shows import SHOWS, Show, title_of
 from bs4_env.tasks.html.twin_pages import TwinPage
 from bs4_env.tasks.model import Difficulty, LimitReason
@@ -26,44 +26,6 @@ from bs4_env.tasks.rng import token
 
 WHERE = ("recording", "transcript", "notes")
 """Where a page states the requested fact: only in the recording, or also statically."""
-
-
-@dataclass(frozen=True)
-class Player:
-    html: str
-    tokens: tuple[str, ...]
-
-
-def player(rng: Random, kind: str, title: str) -> Player:
-    """The recording's player and what identifies it (its id, file and captions names)."""
-    element_id = f"{rng.choice(('player', 'media', 'rec'))}-{token(rng, 7)}"
-    clip = token(rng, 10)
-    if kind == "embed":
-        html = (
-            f'<iframe id="{element_id}" src="https://player.example/embed/{clip}" '
-            f'title="{escape(title)}" allow="autoplay; fullscreen" allowfullscreen '
-            'loading="lazy"></iframe>'
-        )
-        return Player(html, (element_id, clip))
-    if kind == "audio":
-        html = (
-            f'<audio id="{element_id}" controls preload="none"><source '
-            f'src="/media/episodes/{clip}.mp3" type="audio/mpeg"></audio>'
-        )
-        return Player(html, (element_id, clip))
-    track, tokens = "", [element_id, clip]
-    if rng.random() < 0.5:
-        captions = token(rng, 8)
-        track = (
-            f'<track kind="captions" src="/media/captions/{captions}.vtt" srclang="en" '
-            'label="English">'
-        )
-        tokens.append(captions)
-    html = (
-        f'<video id="{element_id}" controls preload="metadata" poster="/img/posters/{clip}.jpg">'
-        f'<source src="/media/{clip}.mp4" type="video/mp4">{track}</video>'
-    )
-    return Player(html, tuple(tokens))
 
 
 def _cues(rng: Random, texts: list[str]) -> str:

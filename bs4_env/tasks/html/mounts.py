@@ -13,9 +13,6 @@ import json
 from dataclasses import dataclass
 from random import Random
 
-from bs4_env.tasks.html.chrome import wrap_page
-from bs4_env.tasks.html.slots import Slotted
-from bs4_env.tasks.model import LimitReason
 from bs4_env.tasks.rng import token
 
 _KINDS = {
@@ -105,22 +102,3 @@ def state_blob(rng: Random, state: dict[str, object]) -> str:
 def _json(rng: Random, data: object) -> str:
     # Real serializers escape "</" so the JSON cannot close the script element early.
     return json.dumps(data, ensure_ascii=rng.random() < 0.5).replace("</", "<\\/")
-
-
-def mounted_page(rng: Random, layout: Slotted, mount: Mount, slot: str, extras: list[str]) -> str:
-    """The whole page of a mount: the renderer scripts in the head or the main region.
-
-    Every such page, blocked or not, tells the chrome it holds a JS-rendering element, so
-    the chrome carries one fewer harmless one and both kinds draw the same counts.
-    """
-    in_head = rng.random() < 0.5
-    scripts = mount.scripts()
-    return wrap_page(
-        rng,
-        title=layout.title,
-        main_html=layout.main(rng, slot, extras if in_head else [*extras, scripts]),
-        difficulty=layout.chrome,
-        breadcrumbs=layout.breadcrumbs,
-        extra_head=layout.extra_head + (scripts if in_head else ""),
-        limitation=LimitReason.JS_RENDERED,
-    )

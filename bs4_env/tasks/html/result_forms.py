@@ -14,10 +14,6 @@ from dataclasses import dataclass
 from html import escape
 from random import Random
 
-from bs4_env.tasks.html import lookalikes, slot_tables
-from bs4_env.tasks.html.chrome import wrap_page
-from bs4_env.tasks.html.twin_pages import TwinPage
-from bs4_env.tasks.model import LimitReason
 from bs4_env.tasks.rng import token
 
 TEMPLATES = ("table_as_dicts", "item_list")
@@ -88,26 +84,3 @@ def result_form(rng: Random, subject: str) -> ResultForm:
         f"{fields}</form>"
     )
     return ResultForm(form_id, action, f"results-{token(rng, 7)}", form, default)
-
-
-def form_page(rng: Random, with_defaults: bool) -> TwinPage:
-    """A titled table or listing behind a form; ``with_defaults`` renders the default results."""
-    template = rng.choice(TEMPLATES)
-    layout = slot_tables.build(rng, template, blocked=not with_defaults)
-    form = result_form(rng, layout.subject)
-    if with_defaults:
-        inner = f'<p class="results-hint">Showing: {escape(form.default)}</p>{layout.data}'
-    else:
-        inner = f'<p class="results-hint">{rng.choice(lookalikes.EMPTY_HINTS)}</p>'
-    html = wrap_page(
-        rng,
-        title=layout.title,
-        main_html=layout.main(rng, form.form + form.box(inner)),
-        difficulty=layout.chrome,
-        breadcrumbs=layout.breadcrumbs,
-        extra_head=layout.extra_head,
-        # Either way the block holds a POST form: the chrome carries one fewer harmless
-        # one, so both kinds of page draw the same counts.
-        limitation=LimitReason.FORM_SUBMISSION,
-    )
-    return TwinPage(html, layout.query, layout.truth, form.tokens)

@@ -15,10 +15,7 @@ from __future__ import annotations
 from html import escape
 from random import Random
 
-from bs4_env.tasks.html import articles, slot_tables
-from bs4_env.tasks.html.chrome import wrap_page
-from bs4_env.tasks.html.twin_pages import TwinPage
-from bs4_env.tasks.model import LimitReason
+from bs4_env.tasks.html import articles
 from bs4_env.tasks.rng import token
 
 TEMPLATES = ("contact_phone", "table_as_dicts")
@@ -77,24 +74,3 @@ def table_image(rng: Random, caption: str, table: str | None) -> tuple[str, tupl
     elif where == "below" and table is not None:
         after = f"<p>Text version:</p>{table}"
     return figure + after, (element_id, image)
-
-
-def image_page(rng: Random, with_text: bool) -> TwinPage:
-    """A contact page or a report page whose requested data is published as an image."""
-    template = rng.choice(TEMPLATES)
-    layout = slot_tables.build(rng, template, blocked=not with_text)
-    if template == "contact_phone":
-        slot, tokens = phone_image(rng, str(layout.truth) if with_text else None)
-    else:
-        slot, tokens = table_image(rng, layout.name, layout.data if with_text else None)
-    html = wrap_page(
-        rng,
-        title=layout.title,
-        main_html=layout.main(rng, slot),
-        difficulty=layout.chrome,
-        breadcrumbs=layout.breadcrumbs,
-        extra_head=layout.extra_head,
-        # Either way the slot holds an image of text: the chrome carries one fewer one.
-        limitation=LimitReason.IMAGE_TEXT,
-    )
-    return TwinPage(html, layout.query, layout.truth, tokens)

@@ -1,8 +1,9 @@
 """One page of a limitation kind or of its solvable twin, and the ``Generated`` it becomes.
 
-The page builders of the font, media, form, canvas and image families (``glyph_fonts``,
-``media_pages``, ``result_forms``, ``canvas_slots``, ``text_images``) build a limitation
-page and its twin with one function and a flag; each returns a ``TwinPage``, and
+The page builders of the font, form, canvas and image families (``slot_pages``, around the
+elements of ``glyph_fonts``, ``result_forms``, ``canvas_slots`` and ``text_images``) and of
+the media family (``media_pages``) build a limitation page and its twin with one function and
+a flag; each returns a ``TwinPage``, and
 ``generated`` turns it into the archetype's result, so a limitation archetype and its
 twin differ in nothing but that flag.
 """

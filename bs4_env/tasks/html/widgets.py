@@ -22,6 +22,7 @@ from types import MappingProxyType
 
 from bs4_env.tasks.html import blocker_copies, feeds, lookalikes, pools
 from bs4_env.tasks.html.blocker_copies import Copy
+from bs4_env.tasks.html.icon_fonts import font_face, icon_glyphs
 from bs4_env.tasks.model import DIFFICULTY_RANK, Difficulty, LimitReason
 from bs4_env.tasks.rng import token
 
@@ -146,23 +147,6 @@ def load_more(rng: Random) -> str:
         f'<section class="{what}-feed"><h3>Latest {what}</h3>'
         f'<ul class="feed" id="{feed_id}">{entries}</ul>{loader.html}{loader.script}</section>'
     )
-
-
-def font_face(family: str) -> str:
-    """An ``@font-face`` rule as sites write one, for icon fonts and digit fonts alike."""
-    return (
-        f"@font-face{{font-family:'{family}';src:url('/fonts/{family}.woff2') format('woff2'),"
-        f"url('/fonts/{family}.woff') format('woff');font-display:block;}}"
-    )
-
-
-def icon_glyphs(rng: Random, count: int) -> str:
-    """``count`` private-use icon glyphs, as raw characters or as references (sites write
-    both), so neither form is only on pages whose digits are scrambled."""
-    points = [0xE000 + rng.randrange(256) for _ in range(count)]
-    if rng.random() < 0.5:
-        return "".join(map(chr, points))
-    return "".join(f"&#x{point:04x};" for point in points)
 
 
 def icon_font(rng: Random) -> str:

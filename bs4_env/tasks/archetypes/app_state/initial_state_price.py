@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from random import Random
 
-from bs4_env.tasks.html import app_state, mounts, slot_tables
+from bs4_env.tasks.html import app_state, mounts, slot_pages, slot_tables
 from bs4_env.tasks.html.metadata_pools import slug
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated, JSONValue
 from bs4_env.tasks.rng import token
@@ -62,7 +62,7 @@ def generate(rng: Random) -> Generated:
     slot = mount.node(None) + mounts.noscript(layout.subject)
     blob = app_state.initial_state_script(rng, state)
     return Generated(
-        html=mounts.mounted_page(rng, layout, mount, slot, [blob]),
+        html=slot_pages.mounted_page(rng, layout, mount, slot, [blob]),
         query=layout.query.text,
         query_template=layout.query.template,
         answer_schema=layout.query.answer_schema,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from random import Random
 
-from bs4_env.tasks.html import app_state, mounts, slot_tables
+from bs4_env.tasks.html import app_state, mounts, slot_pages, slot_tables
 from bs4_env.tasks.html import tables as tb
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated
 from bs4_env.tasks.rng import token
@@ -49,7 +49,7 @@ def generate(rng: Random) -> Generated:
     slot = mount.node(None) + mounts.noscript(layout.subject)
     blob = app_state.next_data(rng, cached, page="/reports/[slug]")
     return Generated(
-        html=mounts.mounted_page(rng, layout, mount, slot, [blob]),
+        html=slot_pages.mounted_page(rng, layout, mount, slot, [blob]),
         query=layout.query.text,
         query_template=layout.query.template,
         answer_schema=layout.query.answer_schema,

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from random import Random
 
-from bs4_env.tasks.html import result_forms, twin_pages
+from bs4_env.tasks.html import slot_pages, twin_pages
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated
 
 
 def generate(rng: Random) -> Generated:
     # Half table_as_dicts, half item_list (``result_forms.TEMPLATES``), as
     # ``form_submission``.
-    return twin_pages.generated(result_forms.form_page(rng, with_defaults=True), None)
+    return twin_pages.generated(slot_pages.form_page(rng, with_defaults=True), None)
 
 
 ARCHETYPE = ArchetypeSpec(

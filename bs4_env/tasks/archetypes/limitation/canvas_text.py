@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from random import Random
 
-from bs4_env.tasks.html import canvas_slots, twin_pages
+from bs4_env.tasks.html import slot_pages, twin_pages
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated, LimitReason
 
 
 def generate(rng: Random) -> Generated:
     # Half featured_price, half column_by_header (``canvas_slots.TEMPLATES``), as the
     # solvable twin ``canvas_fallback_content``.
-    page = canvas_slots.canvas_page(rng, with_fallback=False)
+    page = slot_pages.canvas_page(rng, with_fallback=False)
     return twin_pages.generated(page, LimitReason.CANVAS_TEXT)
 
 

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from random import Random
 
-from bs4_env.tasks.html import glyph_fonts, twin_pages
+from bs4_env.tasks.html import slot_pages, twin_pages
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated, LimitReason
 
 
 def generate(rng: Random) -> Generated:
     # Half featured_price, half contact_phone (``glyph_fonts.TEMPLATES``), as the solvable
     # twin ``custom_font_value``.
-    page = glyph_fonts.font_page(rng, scrambled=True)
+    page = slot_pages.font_page(rng, scrambled=True)
     return twin_pages.generated(page, LimitReason.FONT_OBFUSCATION)
 
 

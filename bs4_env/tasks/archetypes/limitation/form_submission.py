@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from random import Random
 
-from bs4_env.tasks.html import result_forms, twin_pages
+from bs4_env.tasks.html import slot_pages, twin_pages
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated, LimitReason
 
 
 def generate(rng: Random) -> Generated:
     # Half table_as_dicts, half item_list (``result_forms.TEMPLATES``), as the solvable
     # twin ``form_default_results``.
-    page = result_forms.form_page(rng, with_defaults=False)
+    page = slot_pages.form_page(rng, with_defaults=False)
     return twin_pages.generated(page, LimitReason.FORM_SUBMISSION)
 
 

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from random import Random
 
-from bs4_env.tasks.html import text_images, twin_pages
+from bs4_env.tasks.html import slot_pages, twin_pages
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated, LimitReason
 
 
 def generate(rng: Random) -> Generated:
     # Half contact_phone, half table_as_dicts (``text_images.TEMPLATES``), as the solvable
     # twin ``image_text_alternative``.
-    page = text_images.image_page(rng, with_text=False)
+    page = slot_pages.image_page(rng, with_text=False)
     return twin_pages.generated(page, LimitReason.IMAGE_TEXT)
 
 

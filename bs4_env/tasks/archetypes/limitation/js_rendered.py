@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from random import Random
 
-from bs4_env.tasks.html import mounts, slot_tables
+from bs4_env.tasks.html import mounts, slot_pages, slot_tables
 from bs4_env.tasks.model import (
     ArchetypeSpec,
     Category,
@@ -44,7 +44,7 @@ def generate(rng: Random) -> Generated:
     # indicator: an empty mount here shows one as often as the twins' mounts do.
     slot = mount.node(None, spinner=rng.random() < 0.75) + mounts.noscript(layout.subject)
     return Generated(
-        html=mounts.mounted_page(rng, layout, mount, slot, extras),
+        html=slot_pages.mounted_page(rng, layout, mount, slot, extras),
         query=layout.query.text,
         query_template=layout.query.template,
         answer_schema=layout.query.answer_schema,

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from random import Random
 
-from bs4_env.tasks.html import canvas_slots, twin_pages
+from bs4_env.tasks.html import slot_pages, twin_pages
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated
 
 
 def generate(rng: Random) -> Generated:
     # Half featured_price, half column_by_header (``canvas_slots.TEMPLATES``), as
     # ``canvas_text``.
-    return twin_pages.generated(canvas_slots.canvas_page(rng, with_fallback=True), None)
+    return twin_pages.generated(slot_pages.canvas_page(rng, with_fallback=True), None)
 
 
 ARCHETYPE = ArchetypeSpec(

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from random import Random
 
-from bs4_env.tasks.html import text_images, twin_pages
+from bs4_env.tasks.html import slot_pages, twin_pages
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated
 
 
 def generate(rng: Random) -> Generated:
     # Half contact_phone, half table_as_dicts (``text_images.TEMPLATES``), as
     # ``image_text``.
-    return twin_pages.generated(text_images.image_page(rng, with_text=True), None)
+    return twin_pages.generated(slot_pages.image_page(rng, with_text=True), None)
 
 
 ARCHETYPE = ArchetypeSpec(

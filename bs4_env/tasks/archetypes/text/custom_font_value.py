@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from random import Random
 
-from bs4_env.tasks.html import glyph_fonts, twin_pages
+from bs4_env.tasks.html import slot_pages, twin_pages
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated
 
 
 def generate(rng: Random) -> Generated:
     # Half featured_price, half contact_phone (``glyph_fonts.TEMPLATES``), as
     # ``font_obfuscation``.
-    return twin_pages.generated(glyph_fonts.font_page(rng, scrambled=False), None)
+    return twin_pages.generated(slot_pages.font_page(rng, scrambled=False), None)
 
 
 ARCHETYPE = ArchetypeSpec(

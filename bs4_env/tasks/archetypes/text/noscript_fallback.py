@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from random import Random
 
-from bs4_env.tasks.html import mounts, slot_tables
+from bs4_env.tasks.html import mounts, slot_pages, slot_tables
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated
 
 # One third each: table_as_dicts, featured_price, item_list (as ``js_rendered``).
@@ -28,7 +28,7 @@ def generate(rng: Random) -> Generated:
     mount = mounts.mount(rng, layout.subject)
     slot = mount.node(None) + mounts.noscript(layout.subject, layout.data)
     return Generated(
-        html=mounts.mounted_page(rng, layout, mount, slot, []),
+        html=slot_pages.mounted_page(rng, layout, mount, slot, []),
         query=layout.query.text,
         query_template=layout.query.template,
         answer_schema=layout.query.answer_schema,
