@@ -12,6 +12,10 @@ resumed run skips finished stages and continues an interrupted one from its chec
 - ``eval-rl``: the RL adapter on the same rows;
 - ``ei``: expert iteration from the SFT adapter on every trained archetype (train rows);
 - ``eval-ei``: the expert-iteration adapter on the same rows;
+- ``control``: the equal-compute imitation control: from the SFT adapter, SFT on expert
+  replays of the rows EI sampled, EI's steps and trained tokens per round;
+- ``eval-control``: the control adapter on the same rows;
+- ``eval-real``: base, SFT, EI and control on the first rows of the ``real`` page set;
 - ``transfer``: continuous measures on the held-out archetypes (NLL of verified episodes
   under each model, first programs that run, solvable rows answered);
 - ``report``: ``summary.json``, ``summary.md`` and one HTML report per stage and subset
@@ -32,10 +36,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bs4_env.learn.control_stage import ControlSettings
 from bs4_env.learn.design import check_stage_settings, make_design, previous_run_facts
 from bs4_env.learn.ei_stage import EiSettings
 from bs4_env.learn.model_source import ModelSource
 from bs4_env.learn.plan import PlanSettings, load_or_make_plan
+from bs4_env.learn.real_eval_stage import RealSettings
 from bs4_env.learn.rl_stage import RlSettings
 from bs4_env.learn.serving_eval import EvalSettings
 from bs4_env.learn.sft_stage import SftSettings
@@ -52,12 +58,22 @@ STAGES = (
     "eval-rl",
     "ei",
     "eval-ei",
+    "control",
+    "eval-control",
+    "eval-real",
     "transfer",
     "report",
 )
-EVAL_STAGES = {"eval-base": None, "eval-sft": "sft", "eval-rl": "rl", "eval-ei": "ei"}
+EVAL_STAGES = {
+    "eval-base": None,
+    "eval-sft": "sft",
+    "eval-rl": "rl",
+    "eval-ei": "ei",
+    "eval-control": "control",
+}
 LOOSE_EVAL_SETTINGS = ("samples", "parallel")
-PRIMARY_PAIR = ("sft", "ei")
+# Run 4 on: EI against the equal-compute imitation control (runs 1-3 registered sft -> ei).
+PRIMARY_PAIR = ("control", "ei")
 
 
 @dataclass(frozen=True)
@@ -71,6 +87,8 @@ class LearnSettings:
     rl_train: TrainConfig = field(default_factory=lambda: TrainConfig(learning_rate=5e-5))
     ei: EiSettings = field(default_factory=EiSettings)
     ei_train: TrainConfig = field(default_factory=lambda: TrainConfig(learning_rate=1e-4))
+    control: ControlSettings = field(default_factory=ControlSettings)
+    real: RealSettings = field(default_factory=RealSettings)
     transfer_episodes: int = 12  # verified episodes per held-out archetype
     # Why this plan's seed or trained set differs from the run in ``previous`` (see design).
     why: str | None = None
@@ -86,6 +104,13 @@ class LearnSettings:
             "rl": {"train": asdict(self.rl_train), "rl": asdict(self.rl)},
             "ei": {"train": asdict(self.ei_train), "ei": asdict(self.ei), "sft": asdict(self.sft)},
             "transfer": {"episodes_per_archetype": self.transfer_episodes},
+            # The control trains with EI's LoRA, learning rate and loss (see control_stage).
+            "control": {
+                "train": asdict(self.ei_train),
+                "sft": asdict(self.sft),
+                "control": asdict(self.control),
+            },
+            "eval-real": self.real.registered(),
         }
 
 
@@ -282,6 +307,21 @@ async def _stage_ei(run: Run) -> dict[str, Any]:
     return {**figures, **settings}
 
 
+async def _stage_control(run: Run) -> dict[str, Any]:
+    from bs4_env.learn.control_stage import run_control
+
+    settings = run.check("control")
+    return {**await run_control(run), **settings}
+
+
+async def _stage_real(run: Run) -> dict[str, Any]:
+    from bs4_env.learn.real_eval_stage import evaluate_real
+
+    settings = run.check("eval-real")
+    evaluation = run.check("evaluation")
+    return {**await evaluate_real(run), **settings, "evaluation": evaluation}
+
+
 async def _stage_transfer(run: Run) -> dict[str, Any]:
     from bs4_env.learn.transfer_stage import measure_transfer
 
@@ -295,12 +335,21 @@ async def _stage_report(run: Run) -> dict[str, Any]:
     return write_learning_report(run.out, run.plan)
 
 
-NEEDS = {"rl": "sft", "ei": "sft", "transfer": "sft", **EVAL_STAGES}
+NEEDS = {
+    "rl": "sft",
+    "ei": "sft",
+    "control": "ei",
+    "eval-real": "control",
+    "transfer": "sft",
+    **EVAL_STAGES,
+}
 RUNNERS: dict[str, Callable[[Run], Awaitable[dict[str, Any]]]] = {
     "data": _stage_data,
     "sft": _stage_sft,
     "rl": _stage_rl,
     "ei": _stage_ei,
+    "control": _stage_control,
+    "eval-real": _stage_real,
     "transfer": _stage_transfer,
     "report": _stage_report,
 }
