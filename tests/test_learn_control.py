@@ -139,3 +139,42 @@ def test_eis_targets_are_rebuilt_exactly_from_run_3s_journals() -> None:
         (12, 48, 8527),
     ]
     assert [len(t.rows) for t in targets] == [48, 48]
+
+
+@pytest.mark.integration
+def test_the_control_trains_its_steps_on_expert_episodes_and_resumes(tmp_path: Path) -> None:
+    """Expert episodes of train rows (the sft-data generator), chosen to a token target and
+    trained in exactly the given steps on the tiny model; a rerun resumes, training nothing."""
+    import asyncio
+
+    pytest.importorskip("torch")
+    from bs4_env.episode.executors import make_executor
+    from bs4_env.learn.control_stage import train_batches
+    from bs4_env.learn.model_source import ModelSource
+    from bs4_env.learn.sft_stage import load_sequences
+    from bs4_env.learn.token_rows import tag_ids
+    from bs4_env.learn.trainer import LoraTrainer, TrainConfig
+    from bs4_env.sft.build import DATA_FILE, generate
+    from bs4_env.tasks.splits import Row, seed_for
+
+    rows = [Row(a, seed_for("train", 5), "train") for a in ("class_keyword", "dl_term_value")]
+
+    async def make() -> None:
+        async with make_executor("local", concurrency=2) as executor:
+            await generate(rows, default_registry(), executor, tmp_path / "data", 1)
+
+    asyncio.run(make())
+    model, tokenizer = ModelSource.parse("tiny").load()
+    pool, _ = load_sequences(tokenizer, tmp_path / "data" / DATA_FILE, 10_000)
+    trained = [s.trained for s in pool]
+    chosen = select_episodes(trained, 3 * sum(trained), 3)
+    assert len(chosen) == 3 * len(pool)  # the pool taken three times
+    sequences = [pool[i] for i in chosen]
+    checkpoint, log = tmp_path / "checkpoint", tmp_path / "log.jsonl"
+    trainer = LoraTrainer(model, TrainConfig(), tag_ids(tokenizer))
+    figures = train_batches(trainer, sequences, batches_of(len(sequences), 3), checkpoint, log, 2)
+    assert figures["steps"] == 3 and trainer.steps == 3
+    assert [json.loads(line)["step"] for line in log.open()] == [1, 2, 3]
+    again = LoraTrainer(ModelSource.parse("tiny").load()[0], TrainConfig(), tag_ids(tokenizer))
+    train_batches(again, sequences, batches_of(len(sequences), 3), checkpoint, log, 2)
+    assert again.steps == 3 and len(log.read_text().splitlines()) == 3

@@ -17,6 +17,7 @@ from typing import Any
 from bs4_env.learn.compare import compare_stages, default_pairs, records_of
 from bs4_env.learn.compare_tables import design_tables, markdown_tables
 from bs4_env.learn.plan import Plan
+from bs4_env.learn.secondary_tables import secondary_tables
 from bs4_env.learn.serving_eval import greedy_path, sample_path
 
 # In this order: consecutive stages are paired, so run 4 gets sft -> control -> ei.
@@ -159,7 +160,7 @@ def write_learning_report(out: Path, plan: Plan) -> dict[str, Any]:
         summary["secondary"] = secondary_results(out, summary)
     summary["plan"] = plan.to_json()
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
-    tables = design_tables(summary) + markdown_tables(summary)
+    tables = design_tables(summary) + secondary_tables(summary) + markdown_tables(summary)
     (out / "summary.md").write_text(tables + "\n", encoding="utf-8")
     print(tables)
     headline = {
