@@ -178,3 +178,15 @@ def test_the_control_trains_its_steps_on_expert_episodes_and_resumes(tmp_path: P
     again = LoraTrainer(ModelSource.parse("tiny").load()[0], TrainConfig(), tag_ids(tokenizer))
     train_batches(again, sequences, batches_of(len(sequences), 3), checkpoint, log, 2)
     assert again.steps == 3 and len(log.read_text().splitlines()) == 3
+
+
+def test_eval_real_without_fetched_pages_says_how_to_fetch_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bs4_env.learn.real_eval_stage import RealSettings, _rows
+    from bs4_env.pages.cache import CACHE_VARIABLE
+
+    monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path))  # an empty page cache
+    with pytest.raises(ValueError, match="Fetch them first with `bs4-env real fetch`"):
+        _rows(RealSettings())
+    assert RealSettings().registered()["pages_version"] == "5c43400c8d6f"  # run 3's real figures
