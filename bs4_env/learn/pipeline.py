@@ -326,6 +326,10 @@ async def _stage_transfer(run: Run) -> dict[str, Any]:
     from bs4_env.learn.transfer_stage import measure_transfer
 
     settings = run.check("transfer")
+    if (run.plan.design or {}).get("version", 0) >= 4 and not run.done("control"):
+        # Run 4 registers the control's transfer measures: measuring before it trained
+        # would leave them out for good (a finished stage is not rerun).
+        raise ValueError("transfer measures the control adapter too: run stage control first")
     return {**await measure_transfer(run), **settings}
 
 
