@@ -181,3 +181,4 @@ def _check_secondary(summary: dict[str, Any], plan: dict[str, Any]) -> None:
     assert warm["all_rows"]["rate"]["n"] == len(plan["eval_rows"]["trained"])
     tests = secondary["held_out"]["control -> ei"]
     assert {t["unit"] for t in tests} == {"archetype", "row"}
+    assert set(secondary["held_out"]["transfer_rows_paired"]) == {"held_out", "limitation"}

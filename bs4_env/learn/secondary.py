@@ -125,6 +125,9 @@ def secondary_results(out: Path, summary: Mapping[str, Any]) -> dict[str, Any]:
             "control -> ei": tests["held_out"],
             "transfer_nll": None if transfer is None else transfer["nll"].get("control -> ei"),
             "transfer_rows": None if transfer is None else transfer["rows"],
+            "transfer_rows_paired": None
+            if transfer is None
+            else transfer["rows_paired"].get("control -> ei"),
         },
         "limitation": {"control -> ei": tests["limitation"]},
         "real": real_pages(out),
