@@ -149,8 +149,9 @@ def test_the_control_trains_its_steps_on_expert_episodes_and_resumes(tmp_path: P
 
     pytest.importorskip("torch")
     from bs4_env.episode.executors import make_executor
-    from bs4_env.learn.control_stage import train_batches
+    from bs4_env.learn.control_stage import _rendered, train_batches
     from bs4_env.learn.model_source import ModelSource
+    from bs4_env.learn.render import render_episode
     from bs4_env.learn.sft_stage import load_sequences
     from bs4_env.learn.token_rows import tag_ids
     from bs4_env.learn.trainer import LoraTrainer, TrainConfig
@@ -165,7 +166,16 @@ def test_the_control_trains_its_steps_on_expert_episodes_and_resumes(tmp_path: P
 
     asyncio.run(make())
     model, tokenizer = ModelSource.parse("tiny").load()
-    pool, _ = load_sequences(tokenizer, tmp_path / "data" / DATA_FILE, 10_000)
+    data = tmp_path / "data" / DATA_FILE
+    pool, _ = load_sequences(tokenizer, data, 10_000)
+    # The control keeps each sequence with its record, also when some are dropped.
+    cut = sorted(len(s.ids) for s in pool)[0]
+    kept, records, dropped = _rendered(tokenizer, data, cut)
+    assert len(kept) == len(records) == len(pool) - dropped["too_long"] >= 1
+    assert [s.ids for s in kept] == [s.ids for s in pool if len(s.ids) <= cut]
+    for record, sequence in zip(records, kept, strict=True):
+        made = render_episode(tokenizer, record["messages"], json.loads(record["tools"]))
+        assert made.ids == sequence.ids
     trained = [s.trained for s in pool]
     chosen = select_episodes(trained, 3 * sum(trained), 3)
     assert len(chosen) == 3 * len(pool)  # the pool taken three times
