@@ -29,7 +29,7 @@ PROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
 JUNK_TOP = ("tests/", "scripts/", "outputs/", ".venv/", "dist/", "TEST_RECORDS.md", ".ci/", "lab/")
 # The learning lab is a distribution of its own (lab/): none of its code or training stack may
 # reach the environment's wheel, in any extra.
-LAB_MODULES = ("bs4_lab/", "bs4_env/learn/", "bs4_env/cli/learn_cmd.py")
+LAB_MODULES = ("bs4_lab/", "lab/bs4_lab/", "bs4_env/cli/learn_cmd.py")
 HEAVY = frozenset({"torch", "transformers", "peft", "gguf", "xllamacpp"})
 JUNK_ANYWHERE = ("__pycache__", ".pyc", ".results.json")
 PRIME_V1_FLOOR = Version("0.2.0")

@@ -25,6 +25,9 @@ STAGE_HELP = "comma-separated stages (default: all, in order): " + ",".join(
         "eval-rl",
         "ei",
         "eval-ei",
+        "control",
+        "eval-control",
+        "eval-real",
         "transfer",
         "report",
     )
@@ -61,6 +64,10 @@ def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
         default=0,
         help="train on N archetypes (the evaluated ones plus a seeded draw); 0: all not held out",
     )
+    parser.add_argument(
+        "--held-out-easy", type=int, default=2, help="held-out primer/easy archetypes"
+    )
+    parser.add_argument("--held-out-medium", type=int, default=2, help="held-out medium ones")
     parser.add_argument("--eval-archetypes", type=int, default=8, help="trained ones evaluated")
     parser.add_argument("--eval-rows", type=int, default=3, help="eval rows per archetype")
     parser.add_argument(
@@ -106,6 +113,12 @@ def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
         default=12,
         help="verified episodes per held-out archetype for the NLL measure",
     )
+    parser.add_argument(
+        "--real-pages",
+        default="real",
+        help="page set of stage eval-real: 'real' (bs4-env real fetch first) or a rows file",
+    )
+    parser.add_argument("--real-rows", type=int, default=70, help="its first N rows")
     parser.add_argument("--max-tokens", type=int, default=768, help="per model turn")
     parser.add_argument("--max-turns", type=int, default=6, help="model turns per episode")
     parser.add_argument("--max-tool-calls", type=int, default=4, help="tool calls per episode")
@@ -121,6 +134,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
     from bs4_lab.model_source import ModelSource
     from bs4_lab.pipeline import STAGES, run_stages
     from bs4_lab.plan import PlanSettings
+    from bs4_lab.real_settings import RealSettings
     from bs4_lab.rl_stage import RlSettings
     from bs4_lab.run import LearnSettings
     from bs4_lab.serving_eval import EvalSettings
@@ -139,6 +153,8 @@ def cmd_learn(args: argparse.Namespace) -> int:
         source=ModelSource.parse(args.model),
         plan=PlanSettings(
             seed=args.seed,
+            held_out_easy=args.held_out_easy,
+            held_out_medium=args.held_out_medium,
             eval_trained_archetypes=args.eval_archetypes,
             eval_rows_per_archetype=args.eval_rows,
             sft_episodes=args.sft_episodes,
@@ -167,6 +183,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
         ),
         ei_train=TrainConfig(learning_rate=args.ei_lr, **lora),
         transfer_episodes=args.transfer_episodes,
+        real=RealSettings(pages=args.real_pages, rows=args.real_rows),
         why=args.why,
         previous=args.previous,
         progress=not args.quiet,

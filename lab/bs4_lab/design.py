@@ -84,7 +84,7 @@ def make_design(
             ": say why with --why before anything is evaluated"
         )
     before, after = compared
-    return {
+    design = {
         "registered": "before any evaluation of this run",
         "why": why,
         "previous_run": None if previous is None else {**previous, "differences": changes},
@@ -121,6 +121,11 @@ def make_design(
         "subsets": _subset_sizes(plan),
         "stages": {name: _plain(value) for name, value in stage_settings.items()},
     }
+    if before == "control":
+        from bs4_lab.design_v4 import registered_v4
+
+        design.update(_plain(registered_v4(plan, stage_settings)))
+    return design
 
 
 def _plain(value: Any) -> Any:

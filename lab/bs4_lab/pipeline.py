@@ -12,6 +12,10 @@ resumed run skips finished stages and continues an interrupted one from its chec
 - ``eval-rl``: the RL adapter on the same rows;
 - ``ei``: expert iteration from the SFT adapter on every trained archetype (train rows);
 - ``eval-ei``: the expert-iteration adapter on the same rows;
+- ``control``: the equal-compute imitation control: from the SFT adapter, SFT on expert
+  replays of the rows EI sampled, EI's steps and trained tokens per round;
+- ``eval-control``: the control adapter on the same rows;
+- ``eval-real``: base, SFT, EI and control on the first rows of the ``real`` page set;
 - ``transfer``: continuous measures on the held-out archetypes (NLL of verified episodes
   under each model, first programs that run, solvable rows answered);
 - ``report``: ``summary.json``, ``summary.md`` and one HTML report per stage and subset
@@ -44,10 +48,19 @@ STAGES = (
     "eval-rl",
     "ei",
     "eval-ei",
+    "control",
+    "eval-control",
+    "eval-real",
     "transfer",
     "report",
 )
-EVAL_STAGES = {"eval-base": None, "eval-sft": "sft", "eval-rl": "rl", "eval-ei": "ei"}
+EVAL_STAGES = {
+    "eval-base": None,
+    "eval-sft": "sft",
+    "eval-rl": "rl",
+    "eval-ei": "ei",
+    "eval-control": "control",
+}
 LOOSE_EVAL_SETTINGS = ("samples", "parallel")
 
 
@@ -176,10 +189,29 @@ async def _stage_ei(run: Run) -> dict[str, Any]:
     return {**figures, **settings}
 
 
+async def _stage_control(run: Run) -> dict[str, Any]:
+    from bs4_lab.control_stage import run_control
+
+    settings = run.check("control")
+    return {**await run_control(run), **settings}
+
+
+async def _stage_real(run: Run) -> dict[str, Any]:
+    from bs4_lab.real_eval_stage import evaluate_real
+
+    settings = run.check("eval-real")
+    evaluation = run.check("evaluation")
+    return {**await evaluate_real(run), **settings, "evaluation": evaluation}
+
+
 async def _stage_transfer(run: Run) -> dict[str, Any]:
     from bs4_lab.transfer_stage import measure_transfer
 
     settings = run.check("transfer")
+    if (run.plan.design or {}).get("version", 0) >= 4 and not run.done("control"):
+        # Run 4 registers the control's transfer measures: measuring before it trained
+        # would leave them out for good (a finished stage is not rerun).
+        raise ValueError("transfer measures the control adapter too: run stage control first")
     return {**await measure_transfer(run), **settings}
 
 
@@ -189,12 +221,21 @@ async def _stage_report(run: Run) -> dict[str, Any]:
     return write_learning_report(run.out, run.plan)
 
 
-NEEDS = {"rl": "sft", "ei": "sft", "transfer": "sft", **EVAL_STAGES}
+NEEDS = {
+    "rl": "sft",
+    "ei": "sft",
+    "control": "ei",
+    "eval-real": "control",
+    "transfer": "sft",
+    **EVAL_STAGES,
+}
 RUNNERS: dict[str, Callable[[Run], Awaitable[dict[str, Any]]]] = {
     "data": _stage_data,
     "sft": _stage_sft,
     "rl": _stage_rl,
     "ei": _stage_ei,
+    "control": _stage_control,
+    "eval-real": _stage_real,
     "transfer": _stage_transfer,
     "report": _stage_report,
 }

@@ -17,9 +17,17 @@ from typing import Any
 from bs4_lab.compare import compare_stages, default_pairs, records_of
 from bs4_lab.compare_tables import design_tables, markdown_tables
 from bs4_lab.plan import Plan
+from bs4_lab.secondary_tables import secondary_tables
 from bs4_lab.serving_eval import greedy_path, sample_path
 
-STAGE_FOLDERS = {"base": "eval-base", "sft": "eval-sft", "rl": "eval-rl", "ei": "eval-ei"}
+# In this order: consecutive stages are paired, so run 4 gets sft -> control -> ei.
+STAGE_FOLDERS = {
+    "base": "eval-base",
+    "sft": "eval-sft",
+    "rl": "eval-rl",
+    "control": "eval-control",
+    "ei": "eval-ei",
+}
 RL_SUBSET = "rl_archetypes"
 # Where each stage's marker records the settings the plan registered for it.
 RECORDED = {
@@ -27,6 +35,7 @@ RECORDED = {
     "eval-sft": "evaluation",
     "eval-rl": "evaluation",
     "eval-ei": "evaluation",
+    "eval-control": "evaluation",
 }
 
 
@@ -145,9 +154,13 @@ def write_learning_report(out: Path, plan: Plan) -> dict[str, Any]:
     summary["primary"] = primary_result(summary, plan)
     transfer = out / "transfer" / "transfer.json"
     summary["transfer"] = json.loads(transfer.read_text()) if transfer.is_file() else None
+    if plan.design is not None and plan.design.get("version", 0) >= 4:
+        from bs4_lab.secondary import secondary_results
+
+        summary["secondary"] = secondary_results(out, summary)
     summary["plan"] = plan.to_json()
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
-    tables = design_tables(summary) + markdown_tables(summary)
+    tables = design_tables(summary) + secondary_tables(summary) + markdown_tables(summary)
     (out / "summary.md").write_text(tables + "\n", encoding="utf-8")
     print(tables)
     headline = {

@@ -14,16 +14,19 @@ from pathlib import Path
 from typing import Any
 
 from bs4_env.tasks.registry import default_registry
+from bs4_lab.control_settings import ControlSettings
 from bs4_lab.design import check_stage_settings, make_design, previous_run_facts
 from bs4_lab.ei_stage import EiSettings
 from bs4_lab.model_source import ModelSource
 from bs4_lab.plan import PlanSettings, load_or_make_plan
+from bs4_lab.real_settings import RealSettings
 from bs4_lab.rl_stage import RlSettings
 from bs4_lab.serving_eval import EvalSettings
 from bs4_lab.sft_stage import SftSettings
 from bs4_lab.trainer import TrainConfig
 
-PRIMARY_PAIR = ("sft", "ei")
+# Run 4 on: EI against the equal-compute imitation control (runs 1-3 registered sft -> ei).
+PRIMARY_PAIR = ("control", "ei")
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class LearnSettings:
     rl_train: TrainConfig = field(default_factory=lambda: TrainConfig(learning_rate=5e-5))
     ei: EiSettings = field(default_factory=EiSettings)
     ei_train: TrainConfig = field(default_factory=lambda: TrainConfig(learning_rate=1e-4))
+    control: ControlSettings = field(default_factory=ControlSettings)
+    real: RealSettings = field(default_factory=RealSettings)
     transfer_episodes: int = 12  # verified episodes per held-out archetype
     # Why this plan's seed or trained set differs from the run in ``previous`` (see design).
     why: str | None = None
@@ -52,6 +57,13 @@ class LearnSettings:
             "rl": {"train": asdict(self.rl_train), "rl": asdict(self.rl)},
             "ei": {"train": asdict(self.ei_train), "ei": asdict(self.ei), "sft": asdict(self.sft)},
             "transfer": {"episodes_per_archetype": self.transfer_episodes},
+            # The control trains with EI's LoRA, learning rate and loss (see control_stage).
+            "control": {
+                "train": asdict(self.ei_train),
+                "sft": asdict(self.sft),
+                "control": asdict(self.control),
+            },
+            "eval-real": self.real.registered(),
         }
 
 

@@ -16,8 +16,15 @@ from typing import Any
 from bs4_lab.run import Run
 from bs4_lab.transfer import compare_nll, load_records, paired_rows, row_measures
 
-TUNED = ("sft", "ei", "rl")
-EVAL_FOLDERS = {"base": "eval-base", "sft": "eval-sft", "ei": "eval-ei", "rl": "eval-rl"}
+# In this order, so that consecutive pairs are sft -> control and control -> ei (run 4's).
+TUNED = ("sft", "control", "ei", "rl")
+EVAL_FOLDERS = {
+    "base": "eval-base",
+    "sft": "eval-sft",
+    "control": "eval-control",
+    "ei": "eval-ei",
+    "rl": "eval-rl",
+}
 
 
 def _episodes(run: Run, tokenizer: Any) -> tuple[list[Any], list[str]]:

@@ -1,10 +1,12 @@
 """``bs4-env learn`` end to end on the tiny random model: data -> LoRA SFT -> llama.cpp serving
--> engine -> RL step -> report, resumable. It proves the plumbing, not the learning."""
+-> engine -> RL step -> EI -> control -> labelled pages -> report, resumable. It proves the
+plumbing, not the learning."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,6 +52,10 @@ ARGS = [
     "2",
     "--transfer-episodes",
     "1",
+    "--real-pages",
+    str(Path(__file__).parent / "data" / "learn_real_rows.jsonl"),
+    "--real-rows",
+    "2",
     "--quiet",
 ]
 
@@ -74,7 +80,7 @@ def test_tiny_run_goes_through_every_stage_and_resumes(
     assert sft["token_rows"] == json.loads((out / "stages/rl.json").read_text())["token_rows"]
     assert len(sft["token_rows"]) == 2  # the tool-call tags' rows train with the LoRA
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["stages"] == ["base", "sft", "rl", "ei"]
+    assert summary["stages"] == ["base", "sft", "rl", "control", "ei"]
     assert set(summary["subsets"]) == {"trained", "held_out", "limitation", "rl_archetypes"}
     rl_rows = summary["results"]["rl"]["rl_archetypes"]["by_archetype"]
     assert set(rl_rows) == set(plan["rl_archetypes"]) & set(
@@ -82,11 +88,13 @@ def test_tiny_run_goes_through_every_stage_and_resumes(
     )
     assert {t["runs"] for t in summary["paired"]} == {"greedy", "greedy+samples"}
     assert {t["unit"] for t in summary["paired"]} == {"archetype", "row"}
-    assert summary["primary"]["comparison"] == "sft -> ei" and summary["primary"]["result"]
+    assert summary["primary"]["comparison"] == "control -> ei" and summary["primary"]["result"]
     assert summary["transfer"]["episodes"] == len(plan["held_out"])
-    assert set(summary["transfer"]["nll_by_episode"]) == {"base", "sft", "rl", "ei"}
+    assert set(summary["transfer"]["nll_by_episode"]) == {"base", "sft", "rl", "control", "ei"}
     _check_ei(out, plan)
-    for stage in ("base", "sft", "rl", "ei"):
+    _check_control(out, plan)
+    _check_secondary(summary, plan)
+    for stage in ("base", "sft", "rl", "ei", "control"):
         document = json.loads((out / f"eval-{stage}/held_out-greedy.json").read_text())
         assert document["n"] == len(plan["eval_rows"]["held_out"])
         assert document["errors"] == 0  # every rollout went through server and engine
@@ -139,3 +147,38 @@ def _check_ei(out: Path, plan: dict[str, object]) -> None:
         sampled = [i for _, ids in record["sampled"] for i in ids]
         assert any(sampled == t for t in trained) or sum(len(t) for t in trained) > 0
     assert (out / "ei/adapter.gguf").stat().st_size > 0
+
+
+def _check_control(out: Path, plan: dict[str, Any]) -> None:
+    """The control matched EI round by round (the tiny model keeps no rollout, so EI and the
+    control train 0 steps; tests/test_learn_control.py trains the control's steps) and its
+    adapter was evaluated on the plan's rows."""
+    control = json.loads((out / "stages/control.json").read_text())
+    ei = json.loads((out / "stages/ei.json").read_text())
+    assert control["rows"] == ei["rows"]  # the rows EI rolled out on
+    assert (
+        control["steps"]
+        == control["ei_steps"]
+        == sum(it["train"]["steps"] for it in ei["iterations"])
+    )
+    (round_1,) = control["rounds"]
+    assert round_1["expert_episodes"] >= 1 and round_1["expert_summary"]["kept"] >= 1
+    assert control["train"] == plan["design"]["stages"]["control"]["train"]
+    assert (out / "control/adapter.gguf").stat().st_size > 0
+    budget = plan["design"]["budget"]
+    assert budget["total_seconds"] == sum(budget["seconds"].values())
+
+
+def _check_secondary(summary: dict[str, Any], plan: dict[str, Any]) -> None:
+    """The registered secondaries: labelled pages for every model, the warm-start rate."""
+    secondary = summary["secondary"]
+    real = secondary["real"]
+    assert set(real["models"]) == {"base", "sft", "ei", "control"}
+    assert all(m["n"] == 2 for m in real["models"].values())
+    assert set(real["paired"]) == {"control -> ei", "sft -> ei"}
+    warm = secondary["warm_start"]
+    assert warm["all_rows"]["run_3_rate"]["n"] == 88  # run 3's committed SFT document
+    assert warm["all_rows"]["rate"]["n"] == len(plan["eval_rows"]["trained"])
+    tests = secondary["held_out"]["control -> ei"]
+    assert {t["unit"] for t in tests} == {"archetype", "row"}
+    assert set(secondary["held_out"]["transfer_rows_paired"]) == {"held_out", "limitation"}

@@ -87,3 +87,42 @@ def test_the_committed_learning_run_plan_is_reproduced(run: str) -> None:
 def test_impossible_hold_out_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot hold out"):
         make_plan(default_registry(), PlanSettings(held_out_limitation=99))
+
+
+RUN_4 = PlanSettings(
+    seed=1,
+    held_out_easy=2,
+    held_out_medium=3,
+    sft_episodes=720,
+    trained_rows=4,
+    held_out_rows=12,
+    limitation_rows=3,
+)
+
+
+def test_the_run_4_plan_trains_every_solvable_archetype_not_held_out() -> None:
+    """Run 4's registered plan: >= 60 trained archetypes with 4 eval rows each, >= 5 held-out
+    solvable ones with 12 each, every limitation archetype's rows, run 3's held-out kept."""
+    registry = default_registry()
+    plan = make_plan(registry, RUN_4)
+    assert plan == make_plan(registry, RUN_4)
+    non_hard = [s for s in registry.specs() if s.difficulty is not Difficulty.HARD]
+    assert sorted(plan.trained + plan.held_out) == sorted(s.id for s in non_hard)
+    assert not set(plan.trained) & set(plan.held_out)
+    trained = [a for a, _ in plan.eval_rows["trained"]]
+    solvable_trained = [a for a in plan.trained if registry.get(a).solvable]
+    assert len(plan.trained) >= 60 and sorted(set(trained)) == solvable_trained
+    assert all(trained.count(a) == 4 for a in solvable_trained)
+    held = [a for a, _ in plan.eval_rows["held_out"]]
+    assert len(set(held)) >= 5 and all(held.count(a) == 12 for a in set(held))
+    limits = {a for a, _ in plan.eval_rows["limitation"]}
+    assert limits == {s.id for s in non_hard if not s.solvable}
+    run_3 = make_plan(
+        registry,
+        PlanSettings(
+            seed=1, trained_archetypes=24, trained_rows=4, held_out_rows=12, limitation_rows=6
+        ),
+    )
+    assert set(run_3.held_out) < set(plan.held_out)  # run 3's held-out set plus one
+    for rows in plan.eval_rows.values():
+        assert all(split_of_seed(seed) == "eval" for _, seed in rows)
