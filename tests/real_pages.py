@@ -1,7 +1,8 @@
 """The pinned real-page archives (../shared/real-pages from the repository root) unpacked and
 served on loopback the way raw GitHub serves them: ``/<owner>/<repo>/<commit>/<path>``.
 
-Only the files the ``real`` rows name are unpacked. The server answers ``Range`` requests (an
+Only the files the rows name are unpacked (each archive is streamed once: the three take about
+3 s of CPU to read through). The server answers ``Range`` requests (an
 interrupted download resumes), counts them, and can serve altered bytes for a path (to prove
 a mismatch is refused).
 """
@@ -17,12 +18,13 @@ from urllib.parse import unquote
 
 from bs4_env.cli.config_registry import REPO_ROOT
 from bs4_env.pages.rows import Source
-from bs4_env.real.families import ARTICLE_REPO, PRODUCT_REPO
+from bs4_env.real.families import ARTICLE_REPO, PRODUCT_REPO, RECIPE_REPO
 
 SHARED = REPO_ROOT.parent / "shared" / "real-pages"
 ARCHIVES = {
     PRODUCT_REPO.repo: "product-extraction-benchmark-cba97d7.tar.xz",
     ARTICLE_REPO.repo: "trafilatura-e90b0ef5.tar.xz",
+    RECIPE_REPO.repo: "recipe-scrapers-d08ddd02.tar.xz",
 }
 
 
