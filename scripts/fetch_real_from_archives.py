@@ -1,7 +1,7 @@
 """Fill the page cache for ``real``, ``real2`` and ``real2``'s training part on a machine that
-cannot reach GitHub, from the pinned archives (../shared/real-pages): the needed files are unpacked into a temporary folder, served
-on loopback the way raw GitHub serves them, and fetched by ``bs4-env real fetch`` itself
-(sha256-verified, like any fetch).
+cannot reach GitHub, from the pinned archives (../shared/real-pages): the needed files are
+unpacked into a temporary folder, served on loopback the way raw GitHub serves them, and
+fetched by ``bs4-env real fetch`` itself (sha256-verified, like any fetch).
 
     python scripts/fetch_real_from_archives.py [--cache DIR]
 """
