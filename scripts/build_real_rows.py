@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bs4_env.episode.prompt import SYSTEM_PROMPT
+from bs4_env.episode.prompt import FIRST_STEP, SYSTEM_PROMPT
 from bs4_env.pages.accepted import default_answer_schema
 from bs4_env.pages.decode import decode_page
 from bs4_env.pages.normalizers import parse_normalization
@@ -195,10 +195,13 @@ def leaks(row: dict[str, Any]) -> bool:
     kind = row.get("normalization", "text")
     kind = kind if isinstance(kind, str) else kind["kind"]
     if row["family"] not in QUOTAS:
-        own = f"{NEUTRAL_URL}\n{family.request}\n{answer_schema(kind)}".casefold()
-        # Recipe rows: no value in the row's own text (request, answer shape, URL), and none of
-        # three or more characters anywhere in the prompt (short numbers such as "2" are in
-        # every prompt's numbered steps; they tell nothing about any row).
+        own = (
+            f"Page: {NEUTRAL_URL}\n\nRequest: {family.request}\n\n"
+            f"Answer shape: {answer_schema(kind)}\n\n{FIRST_STEP}"
+        ).casefold()
+        # Recipe rows: no value in the row's own text (the user turn: URL, request, answer
+        # shape), and none of three or more characters anywhere in the prompt (short numbers
+        # such as "2" are in every prompt's numbered steps; they tell nothing about any row).
         return any(v in own or (len(v) >= 3 and v in SYSTEM_PROMPT.casefold())
                    for v in scalars(row["answer"]))  # fmt: skip
     prompt = (

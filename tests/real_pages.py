@@ -9,15 +9,20 @@ a mismatch is refused).
 
 from __future__ import annotations
 
+import os
 import tarfile
+import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote
 
 from bs4_env.cli.config_registry import REPO_ROOT
-from bs4_env.pages.rows import Source
+from bs4_env.cli.main import main
+from bs4_env.pages.cache import CACHE_VARIABLE
+from bs4_env.pages.rows import Source, read_rows
 from bs4_env.real.families import ARTICLE_REPO, PRODUCT_REPO, RECIPE_REPO
 
 SHARED = REPO_ROOT.parent / "shared" / "real-pages"
@@ -54,6 +59,34 @@ def unpack(sources: Iterable[Source], dest: Path) -> None:
                 if handle is None:
                     raise OSError(f"{member.name}: cannot read from the archive")
                 target.write_bytes(handle.read())
+
+
+def fill_cache(rows_files: Iterable[Path], cache: Path) -> None:
+    """Fetch the pages of ``rows_files`` into ``cache`` with ``bs4-env real fetch``, from a
+    loopback copy of the archives (only the files the rows name are unpacked)."""
+    files = list(rows_files)
+    sources = {row.source for path in files for row in read_rows(path) if row.source}
+    with tempfile.TemporaryDirectory() as folder:
+        unpack(sources, Path(folder))
+        with RawServer(Path(folder)) as server:
+            for path in files:
+                argv = ["real", "fetch", "--pages", str(path), "--base-url", server.base_url]
+                if main([*argv, "--cache", str(cache), "--quiet"]) != 0:
+                    raise OSError(f"fetching the pages of {path} from the archives failed")
+
+
+@contextmanager
+def page_cache_set(cache: Path) -> Iterator[Path]:
+    """``cache`` as the process's page cache while the block runs."""
+    before = os.environ.get(CACHE_VARIABLE)
+    os.environ[CACHE_VARIABLE] = str(cache)
+    try:
+        yield cache
+    finally:
+        if before is None:
+            os.environ.pop(CACHE_VARIABLE)
+        else:
+            os.environ[CACHE_VARIABLE] = before
 
 
 class RawServer:

@@ -11,7 +11,6 @@ swapped; a record with one field changed), and no accepted value shows in a prom
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,10 +18,8 @@ from typing import Any
 
 import pytest
 
-from bs4_env.cli.main import main
 from bs4_env.episode.engine import Episode
-from bs4_env.episode.prompt import SYSTEM_PROMPT, initial_messages, user_prompt
-from bs4_env.pages.cache import CACHE_VARIABLE
+from bs4_env.episode.prompt import FIRST_STEP, SYSTEM_PROMPT, initial_messages, user_prompt
 from bs4_env.pages.normalizers import NormalizationError, parse_normalization
 from bs4_env.pages.pageset import NEUTRAL_URL, PageSet
 from bs4_env.pages.rows import PageRow, read_rows
@@ -38,7 +35,7 @@ from bs4_env.real.families import RECIPE_REPO, UPSTREAMS
 from bs4_env.real.reference import family_program
 from bs4_env.sandbox.base import Executor
 from bs4_env.tasks.model import Task
-from tests.real_pages import RawServer, missing_reason, unpack
+from tests.real_pages import fill_cache, missing_reason, page_cache_set
 
 EVAL = read_rows(REAL2_ROWS)
 TRAIN = read_rows(REAL2_TRAIN_ROWS)
@@ -104,7 +101,7 @@ def scalars(value: Any) -> list[str]:
 
 
 def leaked(values: list[str], own_text: str, system: str) -> list[str]:
-    """Values in the row's own prompt text (request, answer shape, URL), and values of three
+    """Values in the row's own prompt text (the user turn), and values of three
     or more characters in the shared system prompt (whose numbered steps hold "1", "2" ...)."""
     own, system = own_text.casefold(), system.casefold()
     return [v for v in values if v in own or (len(v) >= 3 and v in system)]
@@ -114,7 +111,10 @@ def test_no_accepted_value_in_a_rows_own_text() -> None:
     for row in [*EVAL, *TRAIN]:
         if row.source is None or row.source.repo != RECIPE_REPO.repo:
             continue  # real's rows: test_real_pages checks them against the whole prompt
-        own = f"{NEUTRAL_URL}\n{row.request}\n{row.answer_schema or ''}"
+        own = (
+            f"Page: {NEUTRAL_URL}\n\nRequest: {row.request}\n\n"
+            f"Answer shape: {row.answer_schema}\n\n{FIRST_STEP}"
+        )
         values = [s for value in row.accepted for s in scalars(value)]
         assert not leaked(values, own, SYSTEM_PROMPT), row.id
 
@@ -128,21 +128,10 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     reason = missing_reason() or structured_missing()
     if reason:
         pytest.skip(reason)
-    root, cache = tmp_path_factory.mktemp("upstream"), tmp_path_factory.mktemp("cache")
-    unpack({row.source for row in [*EVAL, *TRAIN] if row.source}, root)
-    with RawServer(root) as server:
-        for rows in (REAL2_ROWS, REAL2_TRAIN_ROWS):
-            argv = ["real", "fetch", "--pages", str(rows), "--base-url", server.base_url]
-            assert main([*argv, "--cache", str(cache), "--quiet"]) == 0
-    before = os.environ.get(CACHE_VARIABLE)
-    os.environ[CACHE_VARIABLE] = str(cache)
-    try:
-        yield cache
-    finally:
-        if before is None:
-            os.environ.pop(CACHE_VARIABLE)
-        else:
-            os.environ[CACHE_VARIABLE] = before
+    root = tmp_path_factory.mktemp("cache")
+    fill_cache((REAL2_ROWS, REAL2_TRAIN_ROWS), root)
+    with page_cache_set(root):
+        yield root
 
 
 class _Unused(Executor):
