@@ -9,7 +9,9 @@ a mismatch is refused).
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tarfile
 import tempfile
 import threading
@@ -21,7 +23,7 @@ from urllib.parse import unquote
 
 from bs4_env.cli.config_registry import REPO_ROOT
 from bs4_env.cli.main import main
-from bs4_env.pages.cache import CACHE_VARIABLE
+from bs4_env.pages.cache import CACHE_VARIABLE, cached_page
 from bs4_env.pages.rows import Source, read_rows
 from bs4_env.real.families import ARTICLE_REPO, PRODUCT_REPO, RECIPE_REPO
 
@@ -63,16 +65,32 @@ def unpack(sources: Iterable[Source], dest: Path) -> None:
 
 def fill_cache(rows_files: Iterable[Path], cache: Path) -> None:
     """Fetch the pages of ``rows_files`` into ``cache`` with ``bs4-env real fetch``, from a
-    loopback copy of the archives (only the files the rows name are unpacked)."""
+    loopback copy of the archives; only the files not in the cache yet are unpacked (the cache
+    is keyed by upstream path and checked by sha256, so one cache serves every caller)."""
     files = list(rows_files)
     sources = {row.source for path in files for row in read_rows(path) if row.source}
+    missing = {source for source in sources if not cached_page(source, cache).is_file()}
     with tempfile.TemporaryDirectory() as folder:
-        unpack(sources, Path(folder))
+        unpack(missing, Path(folder))
         with RawServer(Path(folder)) as server:
             for path in files:
                 argv = ["real", "fetch", "--pages", str(path), "--base-url", server.base_url]
                 if main([*argv, "--cache", str(cache), "--quiet"]) != 0:
                     raise OSError(f"fetching the pages of {path} from the archives failed")
+
+
+_SHARED_CACHE: list[Path] = []
+
+
+def shared_cache(rows_files: Iterable[Path]) -> Path:
+    """One page cache per test process, filled with the pages of ``rows_files`` (modules that
+    need the same pages unpack them once)."""
+    if not _SHARED_CACHE:
+        folder = Path(tempfile.mkdtemp(prefix="bs4env-real-pages-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        _SHARED_CACHE.append(folder)
+    fill_cache(rows_files, _SHARED_CACHE[0])
+    return _SHARED_CACHE[0]
 
 
 @contextmanager

@@ -18,7 +18,7 @@ from bs4_env.cli.config_budget import sources
 from bs4_env.cli.config_registry import PRIME_RL_DIR, config_files, config_kind, load_toml
 from bs4_env.pages.normalizers import NormalizationError, parse_normalization
 from bs4_env.pages.sets import rows_path
-from tests.real_pages import fill_cache, missing_reason, page_cache_set
+from tests.real_pages import missing_reason, page_cache_set, shared_cache
 
 pytestmark = pytest.mark.integration
 
@@ -36,7 +36,7 @@ def _page_sets(path: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def page_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path | None]:
+def page_cache() -> Iterator[Path | None]:
     """The pages every config's page sets name, fetched into a cache (None: no config has any)."""
     names = sorted({name for path in V1_CONFIGS for name in _page_sets(path)})
     if not names:
@@ -49,9 +49,7 @@ def page_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path | None
         reason = f"waiting on the list and record normalisers (branch real-lists): {error}"
     if reason:
         pytest.skip(reason)
-    root = tmp_path_factory.mktemp("pages")
-    fill_cache(sorted({rows_path(name) for name in names}), root)
-    with page_cache_set(root):
+    with page_cache_set(shared_cache(sorted({rows_path(name) for name in names}))) as root:
         yield root
 
 

@@ -35,7 +35,7 @@ from bs4_env.real.families import RECIPE_REPO, UPSTREAMS
 from bs4_env.real.reference import family_program
 from bs4_env.sandbox.base import Executor
 from bs4_env.tasks.model import Task
-from tests.real_pages import fill_cache, missing_reason, page_cache_set
+from tests.real_pages import missing_reason, page_cache_set, shared_cache
 
 EVAL = read_rows(REAL2_ROWS)
 TRAIN = read_rows(REAL2_TRAIN_ROWS)
@@ -123,14 +123,12 @@ def test_no_accepted_value_in_a_rows_own_text() -> None:
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+def cache() -> Iterator[Path]:
     """A page cache filled by ``bs4-env real fetch`` from a loopback copy of the archives."""
     reason = missing_reason() or structured_missing()
     if reason:
         pytest.skip(reason)
-    root = tmp_path_factory.mktemp("cache")
-    fill_cache((REAL2_ROWS, REAL2_TRAIN_ROWS), root)
-    with page_cache_set(root):
+    with page_cache_set(shared_cache((REAL2_ROWS, REAL2_TRAIN_ROWS))) as root:
         yield root
 
 
