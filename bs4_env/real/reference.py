@@ -9,7 +9,7 @@ from bs4_env.tasks.model import Category, Task
 from bs4_env.tasks.registry import default_registry
 
 PROGRAM = Path(__file__).with_name("reference_solution.py")
-RECIPE_PROGRAM = Path(__file__).with_name("reference_recipe.py")
+RECIPE_PROGRAM = Path(__file__).with_name("reference_recipe_solution.py")
 RECIPE_FAMILIES = (
     "recipe_title",
     "recipe_author",

@@ -1,5 +1,5 @@
 """Expert episodes on real training pages: the generic reference program of each row's family
-(``bs4_env/real/reference_recipe.py`` and ``reference_solution.py``: no site-specific code),
+(``bs4_env/real/reference_recipe_solution.py``, ``reference_solution.py``: no site code),
 replayed through the engine and sandbox like every SFT episode, kept only where it earns the
 best reward (the program is right on that page).
 
