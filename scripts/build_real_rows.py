@@ -1,9 +1,12 @@
-"""Build ``bs4_env/real/data/real.jsonl``: the ``real`` rows from the two pinned benchmarks.
+"""Build the shipped real-page rows from the three pinned benchmarks: ``real.jsonl`` (the
+``real`` set), ``real2.jsonl`` (``real2``: ``real``'s rows and recipe rows) and
+``real2-train.jsonl`` (``real2``'s training part: recipe pages of other sites).
 
     python scripts/build_real_rows.py --unpacked /tmp/real-pages [--check]
 
 ``--unpacked`` holds the archives of ../shared/real-pages unpacked (``tar -xJf``). One fact per
-row (product price, sku, brand, gtin; article title, author, date), the benchmark's labels as
+row (product price, sku, brand, gtin; article title, author, date; the recipe families of
+``recipe_rows.py``, lists and a record among them), the benchmark's labels as
 accepted values, kept only when the label is on the page as served (static HTML, decoded by
 the project's loader), the page is under the size cap, and no accepted value occurs in the
 prompt. Selection is deterministic (rows ordered by a hash of family and page), so rerunning
@@ -25,13 +28,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bs4_env.episode.prompt import SYSTEM_PROMPT
+from bs4_env.episode.prompt import FIRST_STEP, SYSTEM_PROMPT
 from bs4_env.pages.accepted import default_answer_schema
 from bs4_env.pages.decode import decode_page
 from bs4_env.pages.normalizers import parse_normalization
 from bs4_env.pages.pageset import DEFAULT_MAX_PAGE_BYTES, NEUTRAL_URL
-from bs4_env.pages.sets import REAL_ROWS
+from bs4_env.pages.sets import REAL2_ROWS, REAL2_TRAIN_ROWS, REAL_ROWS, host_of
 from bs4_env.real.families import ARTICLE_REPO, FAMILIES, PRODUCT_REPO, Upstream
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from recipe_rows import recipe_rows
 
 QUOTAS = {
     "product_price": 60,
@@ -42,6 +48,27 @@ QUOTAS = {
     "article_author": 60,
     "article_date": 60,
 }
+RECIPE_QUOTAS = {
+    "recipe_title": 100,
+    "recipe_author": 90,
+    "recipe_ingredients": 110,
+    "recipe_instructions": 110,
+    "recipe_yields": 70,
+    "recipe_total_time": 80,
+    "recipe_rating": 70,
+    "recipe_card": 70,
+}
+"""Rows of ``real2``'s evaluation part per recipe family (its training part takes every row)."""
+EVAL_HOST_SHARE = 128
+"""A recipe site is an evaluation site when the first byte of sha256("real2|" + host) is
+below this (about half the sites); no page of it is a training page."""
+RECIPE_SCHEMAS = {
+    "decimal": "a number (or the number as a string), or null when the page does not give it",
+    "list": "a JSON list of strings, in the page's order, or null when the page does not give it",
+    "record": 'a JSON object with exactly these keys: {"title": a string; "author": a string; '
+    '"total_minutes": a number; "rating": a number}, or null when the page does not give it',
+}
+"""The answer shape of recipe rows (with no example value in it: short numbers are labels)."""
 CAP = DEFAULT_MAX_PAGE_BYTES
 SAFE_NAME = re.compile(r"[A-Za-z0-9._-]+")
 NUMBER_TOKEN = re.compile(r"\d[\d.,'\u00a0\u202f ]*\d|\d")
@@ -167,6 +194,16 @@ def leaks(row: dict[str, Any]) -> bool:
     family = FAMILIES[row["family"]]
     kind = row.get("normalization", "text")
     kind = kind if isinstance(kind, str) else kind["kind"]
+    if row["family"] not in QUOTAS:
+        own = (
+            f"Page: {NEUTRAL_URL}\n\nRequest: {family.request}\n\n"
+            f"Answer shape: {answer_schema(kind)}\n\n{FIRST_STEP}"
+        ).casefold()
+        # Recipe rows: no value in the row's own text (the user turn: URL, request, answer
+        # shape), and none of three or more characters anywhere in the prompt (short numbers
+        # such as "2" are in every prompt's numbered steps; they tell nothing about any row).
+        return any(v in own or (len(v) >= 3 and v in SYSTEM_PROMPT.casefold())
+                   for v in scalars(row["answer"]))  # fmt: skip
     prompt = (
         f"{SYSTEM_PROMPT}\nPage: {NEUTRAL_URL}\n\nRequest: {family.request}\n\n"
         f"Answer shape: {default_answer_schema(kind)}"
@@ -175,10 +212,26 @@ def leaks(row: dict[str, Any]) -> bool:
     return any(str(value).casefold() in prompt for value in values)
 
 
+def scalars(value: Any) -> list[str]:
+    """Every scalar of an answer (list items, record fields), as folded strings."""
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in scalars(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in scalars(item)]
+    return [str(value).casefold()]
+
+
+def answer_schema(kind: str) -> str:
+    """A recipe row's answer shape."""
+    return RECIPE_SCHEMAS[kind] if kind in RECIPE_SCHEMAS else default_answer_schema(kind)
+
+
 def finished(row: dict[str, Any]) -> dict[str, Any]:
     """The row as shipped: id, request and accepted answers first, then the page's identity."""
     family = FAMILIES[row["family"]]
     page_key = Path(row["source"]["path"]).name.split(".html")[0]
+    if "host" in row:
+        page_key = f"{row['host']}/{Path(row['source']['path']).stem}"
     answer = row["answer"]
     out: dict[str, Any] = {
         "id": f"{row['family']}/{page_key}",
@@ -189,21 +242,28 @@ def finished(row: dict[str, Any]) -> dict[str, Any]:
     }  # fmt: skip
     if "normalization" in row:
         out["normalization"] = row["normalization"]
+        if "host" in row and row["normalization"]["kind"] in RECIPE_SCHEMAS:
+            out["answer_schema"] = RECIPE_SCHEMAS[row["normalization"]["kind"]]
     out.update({k: row[k] for k in ("source", "sha256", "url", "license")})
     return out
 
 
+def by_hash(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A fixed pseudo-random order (by family and page), so quotas take the same rows."""
+    return sorted(
+        rows,
+        key=lambda r: hashlib.sha256(f"{r['family']}|{r['source']['path']}".encode()).hexdigest(),
+    )
+
+
 def build(unpacked: Path) -> list[dict[str, Any]]:
+    """``real``'s rows, in family order."""
     products = next(unpacked.glob("product-extraction-benchmark-*"))
     articles = next(unpacked.glob("trafilatura-*"))
     candidates = [*product_rows(products), *article_rows(articles)]
     chosen: list[dict[str, Any]] = []
     counts: Counter[str] = Counter()
-    order = sorted(
-        candidates,
-        key=lambda r: hashlib.sha256(f"{r['family']}|{r['source']['path']}".encode()).hexdigest(),
-    )
-    for row in order:
+    for row in by_hash(candidates):
         if counts[row["family"]] >= QUOTAS[row["family"]] or leaks(row) or row["size"] > CAP:
             continue
         counts[row["family"]] += 1
@@ -214,22 +274,58 @@ def build(unpacked: Path) -> list[dict[str, Any]]:
     return by_family
 
 
+def eval_site(host: str) -> bool:
+    return hashlib.sha256(f"real2|{host}".encode()).digest()[0] < EVAL_HOST_SHARE
+
+
+def build_recipes(
+    unpacked: Path, eval_hosts: set[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``real2``'s recipe rows: the evaluation part (quotas, evaluation sites) and the
+    training part (every row of the other sites, none of whose host is an evaluation host)."""
+    recipes = next(unpacked.glob("recipe-scrapers-*"))
+    candidates = [r for r in recipe_rows(recipes, page_fields) if not leaks(r)]
+    candidates = [r for r in candidates if r["size"] <= CAP]
+    evaluation: list[dict[str, Any]] = []
+    counts: Counter[str] = Counter()
+    for row in by_hash([r for r in candidates if eval_site(r["host"])]):
+        if counts[row["family"]] < RECIPE_QUOTAS[row["family"]]:
+            counts[row["family"]] += 1
+            evaluation.append(row)
+    hosts = eval_hosts | {host_of(r["url"]) for r in evaluation}
+    training = [r for r in candidates if not eval_site(r["host"])]
+    training = [r for r in training if host_of(r["url"]) not in hosts]
+    print("recipe candidates:", dict(Counter(r["family"] for r in candidates)), file=sys.stderr)
+    print("recipe eval:", dict(counts), file=sys.stderr)
+    print("recipe train:", dict(Counter(r["family"] for r in training)), file=sys.stderr)
+    order = list(RECIPE_QUOTAS)
+    key = lambda r: (order.index(r["family"]), r["id"])  # noqa: E731
+    return sorted(map(finished, evaluation), key=key), sorted(map(finished, training), key=key)
+
+
+def outputs(unpacked: Path) -> dict[Path, list[dict[str, Any]]]:
+    real = build(unpacked)
+    recipe_eval, recipe_train = build_recipes(unpacked, {host_of(r["url"]) for r in real})
+    return {REAL_ROWS: real, REAL2_ROWS: real + recipe_eval, REAL2_TRAIN_ROWS: recipe_train}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--unpacked", type=Path, required=True)
-    parser.add_argument("--output", type=Path, default=REAL_ROWS)
-    parser.add_argument("--check", action="store_true", help="fail if the file would change")
+    parser.add_argument("--check", action="store_true", help="fail if a file would change")
     args = parser.parse_args()
-    rows = build(args.unpacked)
-    text = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
-    if args.check:
-        same = args.output.is_file() and args.output.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{args.output} is out of date", file=sys.stderr)
-        return 0 if same else 1
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text, encoding="utf-8")
-    print(f"wrote {len(rows)} rows to {args.output}", file=sys.stderr)
-    return 0
+    stale = 0
+    for path, rows in outputs(args.unpacked).items():
+        text = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+        if args.check:
+            same = path.is_file() and path.read_text(encoding="utf-8") == text
+            print(f"{path.name}: up to date" if same else f"{path} is out of date", file=sys.stderr)
+            stale += not same
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {len(rows)} rows to {path}", file=sys.stderr)
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

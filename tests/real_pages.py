@@ -1,28 +1,37 @@
 """The pinned real-page archives (../shared/real-pages from the repository root) unpacked and
 served on loopback the way raw GitHub serves them: ``/<owner>/<repo>/<commit>/<path>``.
 
-Only the files the ``real`` rows name are unpacked. The server answers ``Range`` requests (an
+Only the files the rows name are unpacked (each archive is streamed once: the three take about
+3 s of CPU to read through). The server answers ``Range`` requests (an
 interrupted download resumes), counts them, and can serve altered bytes for a path (to prove
 a mismatch is refused).
 """
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import tarfile
+import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote
 
 from bs4_env.cli.config_registry import REPO_ROOT
-from bs4_env.pages.rows import Source
-from bs4_env.real.families import ARTICLE_REPO, PRODUCT_REPO
+from bs4_env.cli.main import main
+from bs4_env.pages.cache import CACHE_VARIABLE, cached_page
+from bs4_env.pages.rows import Source, read_rows
+from bs4_env.real.families import ARTICLE_REPO, PRODUCT_REPO, RECIPE_REPO
 
 SHARED = REPO_ROOT.parent / "shared" / "real-pages"
 ARCHIVES = {
     PRODUCT_REPO.repo: "product-extraction-benchmark-cba97d7.tar.xz",
     ARTICLE_REPO.repo: "trafilatura-e90b0ef5.tar.xz",
+    RECIPE_REPO.repo: "recipe-scrapers-d08ddd02.tar.xz",
 }
 
 
@@ -52,6 +61,50 @@ def unpack(sources: Iterable[Source], dest: Path) -> None:
                 if handle is None:
                     raise OSError(f"{member.name}: cannot read from the archive")
                 target.write_bytes(handle.read())
+
+
+def fill_cache(rows_files: Iterable[Path], cache: Path) -> None:
+    """Fetch the pages of ``rows_files`` into ``cache`` with ``bs4-env real fetch``, from a
+    loopback copy of the archives; only the files not in the cache yet are unpacked (the cache
+    is keyed by upstream path and checked by sha256, so one cache serves every caller)."""
+    files = list(rows_files)
+    sources = {row.source for path in files for row in read_rows(path) if row.source}
+    missing = {source for source in sources if not cached_page(source, cache).is_file()}
+    with tempfile.TemporaryDirectory() as folder:
+        unpack(missing, Path(folder))
+        with RawServer(Path(folder)) as server:
+            for path in files:
+                argv = ["real", "fetch", "--pages", str(path), "--base-url", server.base_url]
+                if main([*argv, "--cache", str(cache), "--quiet"]) != 0:
+                    raise OSError(f"fetching the pages of {path} from the archives failed")
+
+
+_SHARED_CACHE: list[Path] = []
+
+
+def shared_cache(rows_files: Iterable[Path]) -> Path:
+    """One page cache per test process, filled with the pages of ``rows_files`` (modules that
+    need the same pages unpack them once)."""
+    if not _SHARED_CACHE:
+        folder = Path(tempfile.mkdtemp(prefix="bs4env-real-pages-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        _SHARED_CACHE.append(folder)
+    fill_cache(rows_files, _SHARED_CACHE[0])
+    return _SHARED_CACHE[0]
+
+
+@contextmanager
+def page_cache_set(cache: Path) -> Iterator[Path]:
+    """``cache`` as the process's page cache while the block runs."""
+    before = os.environ.get(CACHE_VARIABLE)
+    os.environ[CACHE_VARIABLE] = str(cache)
+    try:
+        yield cache
+    finally:
+        if before is None:
+            os.environ.pop(CACHE_VARIABLE)
+        else:
+            os.environ[CACHE_VARIABLE] = before
 
 
 class RawServer:

@@ -14,14 +14,16 @@ from pathlib import Path
 from bs4_env.pages.cache import CACHE_VARIABLE, cache_root
 from bs4_env.pages.fetch import BASE_VARIABLE, RAW_BASE, fetch_pages
 from bs4_env.pages.rows import read_rows
-from bs4_env.pages.sets import REAL, REAL_ROWS
+from bs4_env.pages.sets import REAL, REAL2, rows_path
 
 
 def add_real_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="real_command", required=True)
     fetch = sub.add_parser("fetch", help="download the pinned pages into the page cache")
     fetch.add_argument(
-        "--pages", default=REAL, help=f"'{REAL}' (default) or a rows file with sources"
+        "--pages",
+        default=REAL,
+        help=f"'{REAL}' (default), '{REAL2}', '{REAL2}#train' or a rows file with sources",
     )
     fetch.add_argument(
         "--base-url",
@@ -36,7 +38,7 @@ def add_real_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_real(args: argparse.Namespace) -> int:
-    rows = read_rows(REAL_ROWS if args.pages == REAL else Path(args.pages))
+    rows = read_rows(rows_path(args.pages))
     root = args.cache or cache_root()
     report = fetch_pages(rows, args.base_url, root, args.jobs, progress=not args.quiet)
     print(

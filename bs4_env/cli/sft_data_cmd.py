@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bs4_env.episode.executors import EXECUTOR_KINDS, make_executor
 from bs4_env.sft.build import DATA_FILE, SUMMARY_FILE, generate
+from bs4_env.sft.real_pages import REAL_TRAIN, append_real_episodes
 from bs4_env.sft.rows import BALANCES, select_archetypes, sft_rows
 from bs4_env.tasks.registry import default_registry
 
@@ -27,6 +28,18 @@ def add_sft_data_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--balance", choices=BALANCES, default="archetype")
     parser.add_argument("--concurrency", type=int, default=4, help="sandbox workers")
     parser.add_argument("--executor", choices=EXECUTOR_KINDS, default="local")
+    parser.add_argument(
+        "--real-episodes",
+        type=int,
+        default=0,
+        help="also try this many expert episodes on real training pages (default 0: none)",
+    )
+    parser.add_argument(
+        "--real-pages",
+        default=REAL_TRAIN,
+        help=f"the page set whose training part they come from (default {REAL_TRAIN}; "
+        "a rows file uses its #train part; pages fetched first: bs4-env real fetch)",
+    )
 
 
 async def _run(args: argparse.Namespace) -> int:
@@ -36,6 +49,11 @@ async def _run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     async with make_executor(args.executor, concurrency=args.concurrency) as executor:
         tally = await generate(rows, registry, executor, args.out, args.seed)
+        real = None
+        if args.real_episodes > 0:
+            real = await append_real_episodes(
+                args.real_pages, args.real_episodes, args.seed, executor, args.out / DATA_FILE
+            )
     summary = tally.as_dict()
     seconds = time.monotonic() - started
     print(
@@ -44,6 +62,14 @@ async def _run(args: argparse.Namespace) -> int:
     )
     print(f"kinds: {json.dumps(summary['kinds'])}")
     print(f"dropped by archetype: {json.dumps(summary['dropped_by_archetype'])}")
+    if real is not None:
+        summary["real_pages"] = real.as_dict(args.real_pages)
+        (args.out / SUMMARY_FILE).write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+        kept, tried = (
+            summary["real_pages"]["kept"],
+            summary["real_pages"]["kept"] + summary["real_pages"]["dropped"],
+        )
+        print(f"real pages: kept {kept} of {tried} tried ({json.dumps(real.kept)})")
     print(f"wrote {args.out / DATA_FILE} and {args.out / SUMMARY_FILE}")
     return 0
 

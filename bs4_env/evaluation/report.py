@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from bs4_env.evaluation.rollout import Rollout
 from bs4_env.evaluation.turns import Message
-from bs4_env.pages.sets import PAGES_SPLIT, REAL
+from bs4_env.pages.sets import page_splits
 from bs4_env.tasks.model import Category, Task
 from bs4_env.tasks.registry import RegistryError, default_registry
 from bs4_env.tasks.splits import Row
@@ -23,7 +23,7 @@ from bs4_env.tasks.splits import Row
 PASS_THRESHOLD = 0.5
 MAX_ERROR_CHARS = 4_000
 UNKNOWN = "unknown"
-PAGE_SPLITS = frozenset({REAL, PAGES_SPLIT})
+PAGE_SPLITS = page_splits()
 """The splits of labelled-page rows (``Row(family, index, split)``), never a generated split."""
 
 

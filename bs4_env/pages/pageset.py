@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -204,12 +204,24 @@ def stratified(rows: Sequence[PageRow]) -> list[PageRow]:
     return [row for *_key, row in sorted(keyed, key=lambda item: item[:3])]
 
 
-def load_page_set(rows_path: Path, name: str, split: str, max_page_bytes: int) -> PageSet:
-    """Read and check every row and page of ``rows_path`` (see the module docstring)."""
+def load_page_set(
+    rows_path: Path,
+    name: str,
+    split: str,
+    max_page_bytes: int,
+    keep: Callable[[PageRow], bool] | None = None,
+) -> PageSet:
+    """Read and check every row and page of ``rows_path`` (see the module docstring); with
+    ``keep``, only the rows it keeps (an empty selection is an error)."""
     if max_page_bytes < 1:
         raise PageRowError(f"max_page_bytes must be >= 1, got {max_page_bytes}")
+    rows = read_rows(rows_path)
+    if keep is not None:
+        rows = [row for row in rows if keep(row)]
+        if not rows:
+            raise PageRowError(f"{name}: no row of {rows_path} is in this part")
     loaded = []
-    for row in stratified(read_rows(rows_path)):
+    for row in stratified(rows):
         try:
             loaded.append(_check_row(row, rows_path.parent, max_page_bytes))
         except (ValueError, OSError) as error:

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from bs4_env.episode.page_timeout import page_timeout_rule
-from bs4_env.pages.sets import REAL, REAL_ROWS, canonical_name, page_set, page_task
+from bs4_env.pages.sets import canonical_name, page_set, page_task, rows_path
 from bs4_env.tasks.model import Task
 from bs4_env.tasks.splits import Row
 
 
 def rows_file(pages: str) -> Path:
-    return REAL_ROWS if canonical_name(pages) == REAL else Path(canonical_name(pages))
+    return rows_path(pages)
 
 
 def rows_version(pages: str) -> str:

@@ -9,6 +9,17 @@ from bs4_env.tasks.model import Category, Task
 from bs4_env.tasks.registry import default_registry
 
 PROGRAM = Path(__file__).with_name("reference_solution.py")
+RECIPE_PROGRAM = Path(__file__).with_name("reference_recipe_solution.py")
+RECIPE_FAMILIES = (
+    "recipe_title",
+    "recipe_author",
+    "recipe_ingredients",
+    "recipe_instructions",
+    "recipe_yields",
+    "recipe_total_time",
+    "recipe_rating",
+    "recipe_card",
+)
 FAMILIES_WITH_PROGRAM = (
     "product_price",
     "product_sku",
@@ -17,6 +28,7 @@ FAMILIES_WITH_PROGRAM = (
     "article_title",
     "article_author",
     "article_date",
+    *RECIPE_FAMILIES,
 )
 
 
@@ -27,7 +39,8 @@ def family_program(family: str) -> str:
             f"no reference program for family {family!r} (there are: "
             f"{', '.join(FAMILIES_WITH_PROGRAM)}); pass --model to evaluate a model"
         )
-    return f"FAMILY = {family!r}\n" + PROGRAM.read_text(encoding="utf-8")
+    program = RECIPE_PROGRAM if family in RECIPE_FAMILIES else PROGRAM
+    return f"FAMILY = {family!r}\n" + program.read_text(encoding="utf-8")
 
 
 def reference_program(task: Task) -> str:

@@ -23,7 +23,7 @@ import os
 import subprocess
 import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +56,7 @@ from bs4_env.pages.sets import page_set
 from bs4_env.tasks.modes import DatasetConfig, build_rows
 from bs4_env.tasks.registry import build_task
 from bs4_env.tasks.splits import Row
+from tests.real_pages import missing_reason, page_cache_set, shared_cache
 
 pytestmark = pytest.mark.integration
 
@@ -456,8 +457,34 @@ class DryRun:
         return sorted((self.run_dir / "configs" / "envs").glob("*/*.json"))
 
 
+def _page_sets(config: Path) -> list[str]:
+    """The labelled-page sets a config's train sources name (``real2#train``)."""
+    sources = tomllib.loads(config.read_text())["orchestrator"]["train"]["source"]
+    tables = [source["env"]["taskset"] for source in sources]
+    return [f"{t['pages']}#{t.get('pages_part', 'eval')}" for t in tables if "pages" in t]
+
+
 @pytest.fixture(scope="module")
-def dry_runs(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> list[DryRun]:
+def real_page_cache() -> Iterator[Path | None]:
+    """The pages the configs' page sets name, fetched into a cache the launcher and the env
+    servers it writes read (their taskset configs load every row of a page set)."""
+    from bs4_env.pages.sets import rows_path
+
+    names = sorted({name for config in CONFIGS for name in _page_sets(config)})
+    if not names:
+        yield None
+        return
+    reason = missing_reason()
+    if reason:
+        pytest.fail(reason, pytrace=False)
+    with page_cache_set(shared_cache(sorted({rows_path(name) for name in names}))) as root:
+        yield root
+
+
+@pytest.fixture(scope="module")
+def dry_runs(
+    venv: Path, real_page_cache: Path | None, tmp_path_factory: pytest.TempPathFactory
+) -> list[DryRun]:
     """``rl @ <config> --dry-run`` for every main config (each its own env-server ports)."""
     work = tmp_path_factory.mktemp("dry")
     base = free_port_block(2 * len(CONFIGS))
@@ -524,6 +551,11 @@ def test_every_main_config_dry_runs(dry_runs: list[DryRun]) -> None:
             for field, value in table["env"]["taskset"].items():
                 assert taskset[field] == value, (dry.config.name, split, field)
             assert written[split]["env"]["agent"]["harness"]["id"] == "null"
+        for source in toml["train"]["source"][1:]:  # a second train source (real pages)
+            path = dry.run_dir / "configs" / "envs" / "train" / f"{source['name']}.json"
+            taskset = json.loads(path.read_text())["env"]["taskset"]
+            for field, value in source["env"]["taskset"].items():
+                assert taskset[field] == value, (dry.config.name, source["name"], field)
 
 
 def _without_address(path: Path) -> str:
@@ -558,7 +590,9 @@ def driven(
     """Start the env servers of each distinct dry run as written, all at once, and drive them
     through prime-rl's orchestrator ``Env`` classes (``primerl_drive.py``)."""
     logs = tmp_path_factory.mktemp("env-server-logs")
-    distinct = _distinct(dry_runs)
+    # Configs with one train source: the scripted server knows their generated rows (a config
+    # that adds real training pages is checked by its dry run and tests/test_configs_taskset).
+    distinct = [dry for dry in _distinct(dry_runs) if not _page_sets(dry.config)]
     rows = [
         row for dry in distinct for split_rows in _first_rows(dry).values() for row in split_rows
     ]

@@ -20,7 +20,7 @@ from pydantic import model_validator
 from bs4_env.episode.engine import Budgets
 from bs4_env.episode.executors import EXECUTOR_KINDS
 from bs4_env.pages.pageset import DEFAULT_MAX_PAGE_BYTES
-from bs4_env.pages.sets import page_set
+from bs4_env.pages.sets import canonical_name, page_set
 from bs4_env.sandbox.base import DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_S
 from bs4_env.tasks.modes import ConfigError, DatasetConfig, select_archetypes
 
@@ -33,7 +33,7 @@ ENGINE_FIELDS = (
     "tool_scope",
 )
 DATASET_FIELDS = ("split", "mode", "difficulty", "archetypes", "seed", "num_examples")
-PAGE_FIELDS = ("pages", "max_page_bytes")
+PAGE_FIELDS = ("pages", "pages_part", "max_page_bytes")
 PAGE_CLASHES = {"split", "mode", "difficulty", "archetypes", "seed"}
 """Dataset fields that mean nothing for a page set (``num_examples`` takes a prefix)."""
 
@@ -94,8 +94,11 @@ class BS4TasksetConfig(vf.TasksetConfig):
     archetypes: str | list[str] | None = None
     seed: int | None = None
     num_examples: int | None = None
-    # Or labelled pages: "real" or a rows file (then the fields above but num_examples unset).
+    # Or labelled pages: "real", "real2" or a rows file (then the fields above but num_examples
+    # unset), all of it or one part split by site: "train" (without num_examples: an endless
+    # shuffled stream) or "eval" (docs/real-pages.md).
     pages: str | None = None
+    pages_part: Literal["train", "eval"] | None = None
     max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES
     # How tool calls run.
     executor: Literal["local", "subprocess"] = "local"
@@ -116,7 +119,10 @@ class BS4TasksetConfig(vf.TasksetConfig):
             clash = sorted(name for name in PAGE_CLASHES if getattr(self, name) != defaults[name])
             if clash:
                 raise ConfigError(f"pages= chooses its own rows; drop {clash}")
-            page_set(self.pages, self.max_page_bytes)  # every bad row fails now, with its id
+            # Every bad row fails now, with its id.
+            page_set(self.page_source() or "", self.max_page_bytes)
+        elif self.pages_part is not None:
+            raise ConfigError("pages_part chooses a part of a page set: set pages too")
         else:
             self.dataset_config()
         engine = EngineSettings(**{name: getattr(self, name) for name in ENGINE_FIELDS})
@@ -129,6 +135,15 @@ class BS4TasksetConfig(vf.TasksetConfig):
         self.task = self.task.model_copy(update={"engine": engine})
         self.tools = self.tools.model_copy(update={"engine": engine})
         return self
+
+    def page_source(self) -> str | None:
+        """The page set's canonical name, part included (None without ``pages``)."""
+        if self.pages is None:
+            return None
+        try:
+            return canonical_name(self.pages, self.pages_part)
+        except ValueError as error:
+            raise ConfigError(str(error)) from None
 
     def dataset_config(self) -> DatasetConfig:
         """Our dataset selection; raises ``ConfigError`` with the valid values."""

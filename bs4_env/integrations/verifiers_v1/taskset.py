@@ -8,7 +8,8 @@ The train split (without ``num_examples``) is an endless stream: a taskset built
 checks exactly that (``type(taskset).INFINITE``) and otherwise materializes the whole taskset
 with ``list(taskset)``, which for 1.2M train rows takes about half an hour and 5 GiB before
 the first rollout (``scripts/bench_taskset_start.py``); streamed, it builds a task only when
-the sampler draws it. The stream walks the
+the sampler draws it. The training part of a page set (``pages_part="train"``) streams the
+same way, its rows in a fixed shuffled order. The stream walks the
 seeded row order (``seed`` shuffles it) and starts over after the last row. It is
 deterministic, so a resumed prime-rl run (whose sampler skips as many tasks as its checkpoint
 cursor says) continues at the very row it stopped before. Every other selection (``eval``,
@@ -23,6 +24,7 @@ materialized off the event loop once, so their rows carry the real request.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -35,8 +37,8 @@ from bs4_env.integrations.verifiers_v1.state import cached_task
 from bs4_env.integrations.verifiers_v1.task import BS4Task, BS4TaskData
 from bs4_env.integrations.verifiers_v1.toolset import BS4Toolset
 from bs4_env.pages.selection import page_rows
-from bs4_env.pages.sets import canonical_name, page_task
-from bs4_env.tasks.model import Task
+from bs4_env.pages.sets import canonical_name, page_set, page_task
+from bs4_env.tasks.model import Category, Task
 from bs4_env.tasks.modes import build_rows
 from bs4_env.tasks.registry import default_registry
 from bs4_env.tasks.splits import Row
@@ -94,9 +96,43 @@ def stream_task_data(row: Row) -> BS4TaskData:
     )
 
 
+def page_stream_task_data(pages: str, max_page_bytes: int, index: int) -> BS4TaskData:
+    """A page stream row's task data, made without reading its page: the row's identity and
+    labels from the loaded set, and the deferred prompt (the worker builds the task)."""
+    loaded = page_set(pages, max_page_bytes)
+    row = loaded.rows[index].row
+    return BS4TaskData(
+        id=f"{loaded.split}/{row.id}",
+        name=row.family,
+        prompt=deferred_prompt(loaded.split, row.family, index),
+        system_prompt=SYSTEM_PROMPT,
+        archetype=row.family,
+        seed=index,
+        split=loaded.split,
+        difficulty=row.difficulty.value,
+        category=Category.PAGES.value,
+        pages=loaded.name,
+        max_page_bytes=max_page_bytes,
+        row_id=row.id,
+    )
+
+
+def page_stream_order(size: int, name: str) -> list[int]:
+    """A page set's rows in a fixed shuffled order (seeded by the set's name), so a resumed
+    run continues at the row it stopped before."""
+    order = list(range(size))
+    random.Random(name).shuffle(order)
+    return order
+
+
 def streams(config: BS4TasksetConfig) -> bool:
-    """Whether ``config`` selects the endless train stream rather than a finite row list."""
-    return config.pages is None and config.split == "train" and config.num_examples is None
+    """Whether ``config`` selects an endless train stream rather than a finite row list: the
+    generated train split, or the training part of a page set, without ``num_examples``."""
+    if config.num_examples is not None:
+        return False
+    if config.pages is not None:
+        return config.pages_part == "train"
+    return config.split == "train"
 
 
 class BeautifulSoupTaskset(vf.Taskset[BS4Task, BS4TasksetConfig]):
@@ -111,10 +147,11 @@ class BeautifulSoupTaskset(vf.Taskset[BS4Task, BS4TasksetConfig]):
 
     def load(self) -> Iterator[BS4Task]:
         config: BS4TasksetConfig = self.config
-        if config.pages is not None:
+        pages = config.page_source()
+        if pages is not None:
             cap = config.max_page_bytes
-            for row in page_rows(config.pages, cap, config.num_examples):
-                yield BS4Task(page_task_data(config.pages, cap, row), config.task)
+            for row in page_rows(pages, cap, config.num_examples):
+                yield BS4Task(page_task_data(pages, cap, row), config.task)
             return
         for row in build_rows(config.dataset_config()):
             yield BS4Task(task_data(row), config.task)
@@ -134,6 +171,13 @@ class BeautifulSoupTrainStream(BeautifulSoupTaskset):
 
     def load(self) -> Iterator[BS4Task]:
         config: BS4TasksetConfig = self.config
+        pages = config.page_source()
+        if pages is not None:
+            cap = config.max_page_bytes
+            order = page_stream_order(len(page_set(pages, cap)), pages)
+            while True:
+                for index in order:
+                    yield BS4Task(page_stream_task_data(pages, cap, index), config.task)
         rows = build_rows(config.dataset_config())
         if not rows:
             raise ValueError("the train selection has no rows")
