@@ -90,6 +90,12 @@ def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
         "--why", help="why this plan's seed or trained set differs from the --previous run"
     )
     parser.add_argument(
+        "--allow-uncommitted-plan",
+        action="store_true",
+        help="trials only: run eval stages of a run-4 plan that is not committed to git"
+        " (stage files record plan_uncommitted); a registered run commits plan.json first",
+    )
+    parser.add_argument(
         "--previous", type=Path, help="an earlier run folder the plan is compared with"
     )
     parser.add_argument("--samples", type=int, default=4, help="sampled runs per row (spread)")
@@ -187,6 +193,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
         why=args.why,
         previous=args.previous,
         progress=not args.quiet,
+        allow_uncommitted_plan=args.allow_uncommitted_plan,
     )
     asyncio.run(run_stages(args.out, settings, stages, print))
     return 0

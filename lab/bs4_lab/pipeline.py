@@ -36,6 +36,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from bs4_lab.plan import PLAN_FILE
+from bs4_lab.plan_commit import BEFORE_REGISTRATION, committed_plan
 from bs4_lab.run import LearnSettings, Run
 
 STAGES = (
@@ -261,14 +263,25 @@ async def run_stages(
         needed = NEEDS.get(stage)
         if needed is not None and not run.done(needed):
             raise ValueError(f"{stage} needs stage {needed!r} first")
+        registration = _registration(run, stage)
         started = time.monotonic()
         if stage in EVAL_STAGES:
             figures = await _stage_eval(run, stage)
         else:
             figures = await RUNNERS[stage](run)
         figures["seconds"] = round(time.monotonic() - started, 1)
-        run.finish(stage, figures)
+        run.finish(stage, {**figures, **registration})
         say(f"{stage}: {json.dumps(figures, default=str)[:2000]}")
+
+
+def _registration(run: Run, stage: str) -> dict[str, Any]:
+    """The commit registering the plan, for a stage past the registration (run 4's design on;
+    earlier runs predate the rule and are finished)."""
+    if stage in BEFORE_REGISTRATION or (run.plan.design or {}).get("version", 0) < 4:
+        return {}
+    if run.settings.allow_uncommitted_plan:
+        return {"plan_commit": None, "plan_uncommitted": True}
+    return {"plan_commit": committed_plan(run.out / PLAN_FILE)}
 
 
 def _jsonable(settings: LearnSettings) -> dict[str, Any]:

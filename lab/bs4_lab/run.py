@@ -47,6 +47,8 @@ class LearnSettings:
     why: str | None = None
     previous: Path | None = None
     progress: bool = True
+    # Trials outside git only (see plan_commit); never part of the registered settings.
+    allow_uncommitted_plan: bool = False
 
     def registered(self) -> dict[str, Any]:
         """Each stage's settings, as the plan registers them and its marker records them."""

@@ -20,6 +20,7 @@ from bs4_lab.pipeline import STAGES  # noqa: E402
 
 ARGS = [
     "learn",
+    "--allow-uncommitted-plan",
     "--model",
     "tiny",
     "--sft-episodes",
