@@ -63,8 +63,8 @@ def _records(folder: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (folder / "train.jsonl").read_text().splitlines()]
 
 
-def _of(run: tuple[Path, str], kind: str) -> list[dict[str, Any]]:
-    found = [r for r in _records(run[0]) if r["episode_kind"] == kind]
+def _of(records: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    found = [r for r in records if r["episode_kind"] == kind]
     assert found, f"no {kind} episode in the run"
     return found
 
@@ -105,8 +105,9 @@ async def _fresh(record: dict[str, Any]) -> tuple[list[str], Any]:
         return replies, episode.finish(record["messages"][-1]["content"])
 
 
-def test_new_kinds_replay_to_the_same_replies_and_grade(run: tuple[Path, str]) -> None:
-    for record in _records(run[0]):
+def check_replays(records: list[dict[str, Any]]) -> None:
+    """Every new-kind episode's replies are a fresh engine's, and so is its grade."""
+    for record in records:
         if record["episode_kind"] == "normal":
             continue
         replies, score = asyncio.run(_fresh(record))
@@ -116,8 +117,8 @@ def test_new_kinds_replay_to_the_same_replies_and_grade(run: tuple[Path, str]) -
         assert score.reward == record["reward"] and score.components["correct"] == 1.0
 
 
-def test_recovery_first_program_fails_for_real_then_a_program_runs(run: tuple[Path, str]) -> None:
-    for record in _of(run, "recovery"):
+def check_recovery(records: list[dict[str, Any]]) -> None:
+    for record in _of(records, "recovery"):
         first, *later = _replies(record)
         if first.startswith("exit status: 0"):
             assert stdout_of(first).strip() in EMPTY_OUTPUTS, first
@@ -131,9 +132,7 @@ def test_recovery_first_program_fails_for_real_then_a_program_runs(run: tuple[Pa
         assert look not in (broken, working) and broken != working
 
 
-def test_budget_episodes_end_with_the_engines_message_and_a_correct_answer(
-    run: tuple[Path, str],
-) -> None:
+def check_budget(records: list[dict[str, Any]]) -> None:
     async def refusal(budget: int) -> str:
         task = build_task("text_by_id", seed_for("train", 0), "train")
         async with make_executor("local", pool_size=1) as executor:
@@ -141,7 +140,7 @@ def test_budget_episodes_end_with_the_engines_message_and_a_correct_answer(
             episode = Episode(task, executor, Budgets(max_tool_calls=budget), state)
             return await episode.run_python("print(1)")
 
-    for record in _of(run, "budget"):
+    for record in _of(records, "budget"):
         budget = _budget_of(record)
         assert budget is not None
         replies = _replies(record)
@@ -153,11 +152,31 @@ def test_budget_episodes_end_with_the_engines_message_and_a_correct_answer(
         assert shows_values(printed, final["answer"]), record["archetype"]
 
 
-def test_defensive_first_program_checks_for_none(run: tuple[Path, str]) -> None:
-    for record in _of(run, "defensive"):
+def check_defensive(records: list[dict[str, Any]]) -> None:
+    for record in _of(records, "defensive"):
         first = _codes(record)[0]
         assert " is None:" in first and "\nelse:\n" in first
         assert record["reward"] == 1.0
+
+
+CHECKS = (check_replays, check_recovery, check_budget, check_defensive)
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=[c.__name__ for c in CHECKS])
+def test_new_kinds(run: tuple[Path, str], check: Any) -> None:
+    check(_records(run[0]))
+
+
+@pytest.mark.slow
+def test_new_kinds_across_the_registry(tmp_path: Path) -> None:
+    """One row of every archetype, most of them recovery or budget episodes."""
+    count = len(default_registry().ids())
+    args = ["sft-data", "-n", str(count), "--seed", "7", "--out", str(tmp_path)]
+    assert main([*args, "--mix", "recovery=0.4,budget=0.3,defensive=0.1"]) == 0
+    records = _records(tmp_path)
+    for check in CHECKS:
+        check(records)
+    assert len({r["archetype"] for r in _of(records, "recovery")}) >= 20
 
 
 def test_mix_is_reported_and_honoured(run: tuple[Path, str]) -> None:

@@ -18,7 +18,7 @@ from bs4_env.sft.mistakes import Mistake
 from bs4_env.sft.plan import host_outcome, soup_line
 from bs4_env.tasks.model import Task
 
-MAX_LOOK_CHARS = 2000
+MAX_LOOK_CHARS = 1500
 _ASSIGNED = re.compile(r"^([a-z_]\w*) = ")
 _BASE = re.compile(r"\b([a-z_]\w*)\.(?:select_one|select|find_all|find|find_parent)\(")
 _OBJECT = re.compile(r"""([a-z_]\w*(?:\[(['"])[^'"]+\2\])*)\[(['"])([\w-]+)\3\]""")
@@ -28,8 +28,8 @@ _CLASSES = (
 )
 _CLASS_NAMES = "print(sorted({{c for el in {var}.find_all(class_=True) for c in el['class']}}))"
 _PARENTS = "print([(p.name, p.get('class')) for p in {var}.parents][:6])"
-_MARKUP = "print(str({var})[:1500])"
-_TEXT = "print({var}.get_text(' ', strip=True)[:1500])"
+_MARKUP = "print(str({var})[:1200])"
+_TEXT = "print({var}.get_text(' ', strip=True)[:1200])"
 _KEYS = "print(list({obj}.keys()))"
 _ATTRS = "print({obj}.attrs)"
 _LOOP = re.compile(r"for ([a-z_]\w*) in ([a-z_]\w*\.(?:select|find_all)\((?:[^()]|\([^()]*\))*\))")
@@ -103,7 +103,7 @@ def text_near(task: Task, parser: str) -> Iterator[str]:
     for name in request_names(task):
         find = f"hit = soup.find(string=lambda s: s and {name!r} in s)"
         block = "box = hit.find_parent(['section', 'article', 'li', 'tr', 'form', 'div'])"
-        for show in ("print(box.get_text(' ', strip=True)[:1500])", "print(str(box)[:1500])"):
+        for show in ("print(box.get_text(' ', strip=True)[:1200])", "print(str(box)[:1200])"):
             yield "\n".join([soup_line(parser), find, block, show])
 
 

@@ -19,12 +19,13 @@ import re
 from collections.abc import Sequence
 from random import Random
 
-from bs4_env.sft.looks import block_prints, look_after, text_near
+from bs4_env.sft.looks import MAX_LOOK_CHARS, block_prints, look_after, text_near
 from bs4_env.sft.mistakes import Mistake, mistakes
 from bs4_env.sft.plan import Plan, Step, final_reply, host_outcome, host_run
 from bs4_env.tasks.model import Task
 
 BUDGET_CALLS = (3, 4)
+NONE_FIRST = 0.5
 _LOOK_NOTES = {
     "none": "find() returned None: nothing on the page matches that. Printing what is there.",
     "key": "KeyError: that key is not there. Printing what it has.",
@@ -53,6 +54,9 @@ def _repairs(task: Task, working: Step, rng: Random) -> list[tuple[Mistake, str]
     """(mistake, look) pairs for ``working``, in a drawn order."""
     found = mistakes(task, working.argument)
     rng.shuffle(found)
+    if rng.random() < NONE_FIRST:
+        # The failure small models meet most on real pages: a find() that returned None.
+        found.sort(key=lambda mistake: mistake.failure != "none")
     pairs = []
     for mistake in found:
         look = look_after(task, working.argument, mistake)
@@ -115,7 +119,7 @@ def _value_look(task: Task, parser: str, working: str) -> str | None:
     name from the request, or the text or markup of a block the working program finds."""
     for code in [*text_near(task, parser), *block_prints(working)]:
         stdout, error = host_outcome(task, code)
-        if error is None and len(stdout) <= 2000 and shows_values(stdout, task.truth):
+        if error is None and len(stdout) <= MAX_LOOK_CHARS and shows_values(stdout, task.truth):
             return code
     return None
 
