@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from test_qwen25_renderer import _check_ids_and_mask, _tiny
-from test_sft_format import _arrow_union, _prime_rl_message_steps
+from test_sft_format import GGUF, _arrow_union, _prime_rl_message_steps
 
 from bs4_env.cli.main import main
 from bs4_env.episode.engine import Budgets, Episode, EpisodeState
@@ -209,9 +209,22 @@ def test_only_train_rows(run: tuple[Path, str]) -> None:
         asyncio.run(build())
 
 
-def test_episodes_render_with_the_qwen25_template(run: tuple[Path, str]) -> None:
+def _trained_text(tokenizer: Any, record: dict[str, Any]) -> str:
     from bs4_env.learn.render import render_episode
 
+    sequence = render_episode(tokenizer, record["messages"], json.loads(record["tools"]))
+    return str(tokenizer.decode([t for t, m in zip(sequence.ids, sequence.mask, strict=True) if m]))
+
+
+def _check_loss_text(tokenizer: Any, record: dict[str, Any]) -> None:
+    """The learning run's renderer trains the final reply and never a tool reply (the
+    budget message, a traceback)."""
+    trained = _trained_text(tokenizer, record)
+    assert record["messages"][-1]["content"] in trained
+    assert "used up" not in trained and "Traceback" not in trained
+
+
+def test_episodes_render_with_the_qwen25_template(run: tuple[Path, str]) -> None:
     tokenizer, renderer = _tiny()
     drop_nulls, deserialize = _prime_rl_message_steps()
     for record in _records(run[0]):
@@ -220,11 +233,21 @@ def test_episodes_render_with_the_qwen25_template(run: tuple[Path, str]) -> None
         tools = json.loads(record["tools"])
         messages = deserialize([drop_nulls(m) for m in _arrow_union(record["messages"])])
         _check_ids_and_mask(tokenizer, renderer, messages, tools)
-        sequence = render_episode(tokenizer, record["messages"], tools)
-        trained = tokenizer.decode(
-            [t for t, m in zip(sequence.ids, sequence.mask, strict=True) if m]
-        )
-        assert record["messages"][-1]["content"] in trained
+        _check_loss_text(tokenizer, record)
+
+
+@pytest.mark.skipif(
+    not GGUF.is_file(),
+    reason="needs the local model: ../shared/tools/local-model-setup.sh 0.5b (never in CI)",
+)
+def test_episodes_render_with_the_gguf_template(run: tuple[Path, str]) -> None:
+    pytest.importorskip("gguf")
+    from bs4_env.learn.qwen_tokenizer import tokenizer_from_gguf
+
+    tokenizer = tokenizer_from_gguf(GGUF)
+    for record in _records(run[0]):
+        if record["episode_kind"] != "normal":
+            _check_loss_text(tokenizer, record)
 
 
 def test_same_seed_same_bytes(tmp_path: Path) -> None:
