@@ -97,8 +97,8 @@ def _variant(task: Task, plan: Plan, rng: Random, parser: str) -> Plan:
     return with_fix(task, plan, fix_draw) if rng.random() < FIX_SHARE else plan
 
 
-def candidate_plans(task: Task, registry: Registry, rng: Random) -> list[Plan]:
-    """Plans to replay in order until one scores the best reward."""
+def base_plans(task: Task, registry: Registry, rng: Random) -> tuple[list[Plan], str]:
+    """The writers' plans (and the bound reference) before variants, and the drawn parser."""
     writers = TARGETED_WRITERS if task.solvable else (write_abstain,)
     if registry.get(task.archetype_id).category is Category.AGGREGATION:
         # The answer of an aggregation is computed over many items: the generic writer would
@@ -114,9 +114,14 @@ def candidate_plans(task: Task, registry: Registry, rng: Random) -> list[Plan]:
     bound = _bound_plan(task, registry, rng)
     if bound is not None:
         plans.append(bound)
-    variant_draw = Random(rng.random())
     # A program with the answer written in teaches nothing: never offer one.
-    plans = [plan for plan in plans if not writes_the_answer(plan, task)]
+    return [plan for plan in plans if not writes_the_answer(plan, task)], parser
+
+
+def candidate_plans(task: Task, registry: Registry, rng: Random) -> list[Plan]:
+    """Plans to replay in order until one scores the best reward."""
+    plans, parser = base_plans(task, registry, rng)
+    variant_draw = Random(rng.random())
     return [_variant(task, plan, Random(variant_draw.random()), parser) for plan in plans]
 
 

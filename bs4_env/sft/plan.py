@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup
 
 from bs4_env.tasks.model import Task
 
-AnswerFrom = Literal["text", "json", "final_json", "limit"]
+AnswerFrom = Literal["text", "json", "final_json", "limit", "given"]
 PARSERS = ("html.parser", "lxml", "html5lib")
 
 
@@ -30,13 +30,17 @@ class Step:
 class Plan:
     """What the assistant does. ``answer_from`` says how the final reply is read off the last
     ``run_python`` output: its text (``text``), its JSON (``json``), the whole final object it
-    printed (``final_json``), or an abstention (``limit``, with ``limit`` as the object)."""
+    printed (``final_json``), an abstention (``limit``, with ``limit`` as the object), or
+    ``final`` as written (``given``: a budget episode, whose last call is refused).
+    ``budget_calls``: the tool-call budget the episode runs under (None: the default)."""
 
     kind: str
     steps: tuple[Step, ...]
     answer_from: AnswerFrom
     limit: dict[str, str] | None = None
     tags: tuple[str, ...] = field(default_factory=tuple)
+    budget_calls: int | None = None
+    final: str | None = None
 
 
 def soup_line(parser: str) -> str:
@@ -78,6 +82,10 @@ def answer_of(stdout: str, answer_from: AnswerFrom) -> Any:
 
 def final_reply(stdout: str, plan: Plan) -> str:
     """The final assistant message: a status object built from what the last run printed."""
+    if plan.answer_from == "given":
+        if plan.final is None:
+            raise ValueError("a plan answering 'given' needs its final reply")
+        return plan.final
     if plan.answer_from == "limit":
         return json.dumps({"status": "limit", "limit": plan.limit}, ensure_ascii=False)
     if plan.answer_from == "final_json":

@@ -50,12 +50,17 @@ async def replay(
     task: Task, plan: Plan, executor: Executor, budgets: Budgets = SFT_BUDGETS
 ) -> Replayed:
     """The plan's whole chat (system, user, assistant tool calls, tool replies, final reply)
-    and the engine's grade of it."""
+    and the engine's grade of it. A budget plan runs under its own tool-call budget and makes
+    one call more, which the engine refuses with its budget message."""
+    calls_allowed = budgets.max_tool_calls
+    if plan.budget_calls is not None:
+        budgets = dataclasses.replace(budgets, max_tool_calls=plan.budget_calls)
+        calls_allowed = plan.budget_calls + 1
     episode = Episode(task, executor, budgets)
     messages: list[Message] = list(initial_messages(task))
     pending = list(plan.steps)
     stdout, calls = "", 0
-    while pending and calls < budgets.max_tool_calls:
+    while pending and calls < calls_allowed:
         step = pending.pop(0)
         call_id = f"call_{calls}"
         key = "code" if step.tool == "run_python" else "href"

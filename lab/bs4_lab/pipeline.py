@@ -85,7 +85,7 @@ async def _stage_data(run: Run) -> dict[str, Any]:
         run.out / "sft-data",
     )
     summary = json.loads((data.parent / "summary.json").read_text())
-    figures = {k: summary[k] for k in ("kept", "dropped", "kinds", "tags") if k in summary}
+    figures = {k: summary[k] for k in ("kept", "dropped", "kinds", "tags", "mix") if k in summary}
     return {"file": str(data), **figures, "data": data_rows(data), **settings}
 
 
