@@ -10,8 +10,8 @@ from pathlib import Path
 
 from bs4_env.episode.executors import EXECUTOR_KINDS, make_executor
 from bs4_env.sft.build import DATA_FILE, SUMMARY_FILE, generate
-from bs4_env.sft.real_pages import REAL_TRAIN, append_real_episodes
 from bs4_env.sft.mix import Mix, parse_mix
+from bs4_env.sft.real_pages import REAL_TRAIN, append_real_episodes
 from bs4_env.sft.rows import BALANCES, select_archetypes, sft_rows
 from bs4_env.tasks.registry import default_registry
 
