@@ -210,7 +210,7 @@ def test_only_train_rows(run: tuple[Path, str]) -> None:
 
 
 def _trained_text(tokenizer: Any, record: dict[str, Any]) -> str:
-    from bs4_env.learn.render import render_episode
+    from bs4_lab.render import render_episode
 
     sequence = render_episode(tokenizer, record["messages"], json.loads(record["tools"]))
     return str(tokenizer.decode([t for t, m in zip(sequence.ids, sequence.mask, strict=True) if m]))
@@ -242,7 +242,7 @@ def test_episodes_render_with_the_qwen25_template(run: tuple[Path, str]) -> None
 )
 def test_episodes_render_with_the_gguf_template(run: tuple[Path, str]) -> None:
     pytest.importorskip("gguf")
-    from bs4_env.learn.qwen_tokenizer import tokenizer_from_gguf
+    from bs4_lab.qwen_tokenizer import tokenizer_from_gguf
 
     tokenizer = tokenizer_from_gguf(GGUF)
     for record in _records(run[0]):
