@@ -96,7 +96,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     xdist worker ran them): a module fixture's cost lands in its first test's setup, so the
     per-test list alone hides what a file costs."""
     count = terminalreporter.config.getoption("durations", default=None)
-    if not count:
+    if count is None:
         return
     per_file: defaultdict[str, float] = defaultdict(float)
     for reports in terminalreporter.stats.values():
@@ -105,7 +105,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
                 per_file[report.nodeid.split("::", 1)[0]] += report.duration
     if not per_file:
         return
-    slowest = sorted(per_file.items(), key=lambda item: item[1], reverse=True)[:count]
+    ranked = sorted(per_file.items(), key=lambda item: item[1], reverse=True)
+    slowest = ranked[:count] if count > 0 else ranked  # --durations=0: all, as pytest's own
     terminalreporter.write_sep("=", f"slowest {len(slowest)} test files (summed test time)")
     for path, seconds in slowest:
         terminalreporter.write_line(f"{seconds:9.2f}s {path}")
