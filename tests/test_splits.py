@@ -38,9 +38,9 @@ def test_no_task_html_shared_between_splits(registry: Registry) -> None:
     a cross-split duplicate is two seeds whose generator output happens to coincide; how
     likely that is depends on each generator's entropy, which no argument from the seed
     derivation bounds, so a smaller sample would catch fewer such archetypes. A manifest of
-    hashes could only be verified by regenerating the pages. This costs about 1.7 ms per page
-    (about 450 s of one core for 267,000 pages); the train third is shared with
-    test_guessing (same xdist group, same process)."""
+    hashes could only be verified by regenerating the pages. This costs about 1 ms of CPU
+    per task (some 260 s of one core for 267,000 tasks, 2026-12-06); the train third is
+    shared with test_guessing (same xdist group, same process)."""
     digests = (
         (archetype_id, split, split_digest(archetype_id, split).page_hashes)
         for archetype_id in registry.ids()
