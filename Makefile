@@ -40,24 +40,26 @@ eval: $(EVAL_STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy
+	$(PHASE) mypy $(BIN)/mypy
 
 ## Everything CI runs: lint, types, and every test (slow and integration included), spread
 ## over every core (pytest-xdist; tests/conftest.py keeps each module's fixtures in one worker).
 ## The prime-rl integration test runs prime-rl at the pinned commit from a cached venv built
 ## from the vendored source; without that source it is deselected with a printed note.
 JOBS ?= $(shell nproc)
+# Each phase prints its wall time in the log (`phase NAME: N s`); .ci/run prints the total.
+PHASE := bash scripts/phase.sh
 PYTEST := $(BIN)/pytest -m "" -p no:cacheprovider -n $(JOBS) --dist loadgroup --durations=15 -rs
 PRIMERL_VENDOR := $(or $(BS4ENV_PRIMERL_VENDOR),../shared/vendor/prime-rl-559b447.tar.gz)
 PRIMERL_TEST := tests/e2e/test_primerl_integration.py
 test: lint browser
 	@if [ -f "$(PRIMERL_VENDOR)" ]; then \
-		$(BIN)/python scripts/primerl_venv.py && $(PYTEST) $(ARGS); \
+		$(PHASE) primerl-venv $(BIN)/python scripts/primerl_venv.py && $(PHASE) pytest $(PYTEST) $(ARGS); \
 	else \
 		echo "NOTE: prime-rl integration test NOT RUN: $(PRIMERL_VENDOR) is missing."; \
 		echo "  To run it: put prime-rl-559b447.tar.gz there (or set BS4ENV_PRIMERL_VENDOR), then"; \
 		echo "  make primerl-venv && $(BIN)/pytest -m integration $(PRIMERL_TEST)"; \
-		$(PYTEST) --deselect $(PRIMERL_TEST) $(ARGS); \
+		$(PHASE) pytest $(PYTEST) --deselect $(PRIMERL_TEST) $(ARGS); \
 	fi
 	$(MAKE) test-sandbox-unprivileged
 
@@ -81,7 +83,7 @@ browser:
 ## above already was unprivileged).
 test-sandbox-unprivileged: $(STAMP)
 	@if [ "$$(id -u)" = 0 ]; then \
-		$(BIN)/python -m tests.sandbox.run_unprivileged -- \
+		$(PHASE) sandbox-unprivileged $(BIN)/python -m tests.sandbox.run_unprivileged -- \
 			$(BIN)/python -m pytest tests/sandbox -m "" -p no:cacheprovider -q; \
 	else echo "not root: the sandbox suite already ran unprivileged"; fi
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections import defaultdict
 from collections.abc import AsyncIterator
 
 import pytest
@@ -86,3 +87,30 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             f"pytest-xdist did not apply xdist_group to {len(untagged)} tests "
             f"(e.g. {untagged[0]}); pytest {pytest.__version__} may be too new for it"
         )
+
+
+# --- where the time goes ---------------------------------------------------------------------
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """With ``--durations=N`` (``make test`` passes 15), also print the N test files whose
+    tests took longest in all (setup + call + teardown summed over their tests, on whichever
+    xdist worker ran them): a module fixture's cost lands in its first test's setup, so the
+    per-test list alone hides what a file costs."""
+    count = terminalreporter.config.getoption("durations", default=None)
+    if count is None:
+        return
+    per_file: defaultdict[str, float] = defaultdict(float)
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if isinstance(report, pytest.TestReport):
+                per_file[report.nodeid.split("::", 1)[0]] += report.duration
+    if not per_file:
+        return
+    ranked = sorted(per_file.items(), key=lambda item: item[1], reverse=True)
+    slowest = ranked[:count] if count > 0 else ranked  # --durations=0: all, as pytest's own
+    terminalreporter.write_sep("=", f"slowest {len(slowest)} test files (summed test time)")
+    for path, seconds in slowest:
+        terminalreporter.write_line(f"{seconds:9.2f}s {path}")
+    total = sum(per_file.values())
+    terminalreporter.write_line(
+        f"{total:9.2f}s summed over all {len(per_file)} files (test time, not wall time)"
+    )

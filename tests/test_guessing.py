@@ -8,7 +8,7 @@ import pytest
 from bs4_env.checks.guessing import GuessReport
 from bs4_env.tasks.registry import Registry
 from tests.conftest import GUESS_SEEDS
-from tests.split_corpus import GROUP, split_digest
+from tests.split_corpus import GROUP, train_guess
 
 MAX_TOP_ANSWER_RATE = 0.03
 
@@ -16,7 +16,7 @@ MAX_TOP_ANSWER_RATE = 0.03
 @pytest.mark.slow
 @pytest.mark.xdist_group(GROUP)
 def test_no_archetype_is_guessable(registry: Registry) -> None:
-    reports: list[GuessReport] = [split_digest(a, "train").guess for a in registry.ids()]
+    reports: list[GuessReport] = [train_guess(a) for a in registry.ids()]
     assert all(report.seeds == GUESS_SEEDS for report in reports)
     worst = sorted(reports, key=lambda r: (r.top_answer_rate, r.query_leak_rate), reverse=True)
     print("\nworst archetypes (top constant-answer rate, query leak rate):")

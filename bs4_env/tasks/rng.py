@@ -37,4 +37,10 @@ def token(rng: Random, n: int = 6) -> str:
     bits = rng.getrandbits(5 * n)
     if n == 6:
         return _TRIPLES[bits & 0x7FFF] + _TRIPLES[bits >> 15]
-    return "".join([_TRIPLES[(bits >> (15 * i)) & 0x7FFF] for i in range((n + 2) // 3)])[:n]
+    # A loop, not a join over a list: about twice as fast for the short lengths pages use.
+    text = ""
+    while n >= 3:
+        text += _TRIPLES[bits & 0x7FFF]
+        bits >>= 15
+        n -= 3
+    return text + _TRIPLES[bits][:n] if n else text

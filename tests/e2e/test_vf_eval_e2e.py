@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -84,12 +85,16 @@ def server() -> Iterator[ScriptedServer]:
 
 @pytest.fixture(scope="module")
 def vf_runs(server: ScriptedServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, VfRun]:
+    """One vf-eval per policy, all started at once: each is mostly process start-up (imports,
+    the harness's ``uv sync``), which overlaps; each has its own run name and output."""
     out = tmp_path_factory.mktemp("vf")
-    runs = {}
-    for policy in POLICY_NAMES:
+
+    def run(policy: str) -> VfRun:
         command = vf_eval_command(policy, server.base_url, out, policy, len(ROWS), 4, TASKSET)
-        runs[policy] = run_vf_eval(command, out, policy)
-    return runs
+        return run_vf_eval(command, out, policy)
+
+    with ThreadPoolExecutor(max_workers=len(POLICY_NAMES)) as pool:
+        return dict(zip(POLICY_NAMES, pool.map(run, POLICY_NAMES), strict=True))
 
 
 async def _rollouts(policy: str) -> dict[tuple[str, int], Rollout]:

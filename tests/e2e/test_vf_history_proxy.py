@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 from aiohttp import ClientSession, web
 from scripted_server import ScriptedServer
-from vf_run import run_vf_eval, total_reward, vf_eval_command
+from vf_run import VfRun, run_vf_eval, total_reward, vf_eval_command
 
 from bs4_env.evaluation.scripted import MalformedThenReferencePolicy
 from bs4_env.integrations.verifiers_v1.history_proxy import history_proxy, rewritten_body
@@ -108,14 +109,18 @@ def test_vf_eval_on_a_strict_endpoint_scores_every_row_with_the_package_harness(
     harness, which resends the raw text, ends the same rows in errors (the control)."""
     taskset = {"split": "bench", "archetypes": "text_by_id", "num-examples": len(STRICT_ROWS),
                "executor": "local", "pool-size": 2}  # fmt: skip
-    runs = {}
+    harnesses = ("beautiful-soup-env", "null")
     with ScriptedServer(STRICT_ROWS, strict_history=True) as server:
-        for harness in ("beautiful-soup-env", "null"):
+
+        def run(harness: str) -> VfRun:  # both at once: each run is mostly process start-up
             name = f"{policy}-{harness}"
             command = vf_eval_command(
                 policy, server.base_url, tmp_path, name, len(STRICT_ROWS), 2, taskset, harness
             )
-            runs[harness] = run_vf_eval(command, tmp_path, name)
+            return run_vf_eval(command, tmp_path, name)
+
+        with ThreadPoolExecutor(max_workers=len(harnesses)) as pool:
+            runs = dict(zip(harnesses, pool.map(run, harnesses), strict=True))
     ours, null = runs["beautiful-soup-env"], runs["null"]
     assert ours.returncode == 0, ours.output[-4000:]
     assert len(ours.traces) == len(STRICT_ROWS), ours.output[-4000:]

@@ -11,6 +11,7 @@ Shared by the e2e tests and ``scripts/bench_vf.py``. The environment for the sub
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
@@ -100,12 +101,15 @@ def lock_harness_scripts() -> None:
     ``uv sync --script`` runs resolve from the cache without the package index."""
     if not VF_SCRIPTS.is_dir():
         return
-    for script in VF_SCRIPTS.glob("*.py"):
-        if not script.with_name(script.name + ".lock").exists():
-            subprocess.run(
-                [str(BIN / "uv"), "lock", "--script", str(script), "-q"],
-                env=vf_env(), capture_output=True, timeout=300, check=False,
-            )  # fmt: skip
+    # vf-eval runs end at once (threads of one fixture, xdist workers): one locker at a time.
+    with UV_CACHE.with_name(UV_CACHE.name + ".lock").open("w") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        for script in VF_SCRIPTS.glob("*.py"):
+            if not script.with_name(script.name + ".lock").exists():
+                subprocess.run(
+                    [str(BIN / "uv"), "lock", "--script", str(script), "-q"],
+                    env=vf_env(), capture_output=True, timeout=300, check=False,
+                )  # fmt: skip
 
 
 def total_reward(trace: dict[str, Any]) -> float:

@@ -40,6 +40,11 @@ _PATHS = tuple(
 )
 
 
+# pools.WORDS titled and escaped once, in the same order, so ``rng.choice`` draws the same
+# index as it would from pools.WORDS (a menu link costs no escaping at page build time).
+_LINK_WORDS = tuple(escape(word.title()) for word in pools.WORDS)
+
+
 def _amount(rng: Random, rank: int, which: int) -> int:
     low, high = _BULK_PER_RANK[rank][which]
     return rng.randint(low, high) if high else 0
@@ -71,13 +76,12 @@ def mega_menu(rng: Random, rank: int) -> str:
         return ""
     columns = []
     for _ in range(groups):
-        heading = rng.choice(pools.NOUNS)
+        heading = escape(rng.choice(pools.NOUNS))
         links = "".join(
-            f'<li><a href="/c/{token(rng, 6)}">{escape(rng.choice(pools.WORDS).title())} '
-            f"{escape(heading)}s</a></li>"
+            f'<li><a href="/c/{token(rng, 6)}">{rng.choice(_LINK_WORDS)} {heading}s</a></li>'
             for _ in range(rng.randint(6, 12))
         )
-        columns.append(f'<div class="mega-col"><h4>{escape(heading)}s</h4><ul>{links}</ul></div>')
+        columns.append(f'<div class="mega-col"><h4>{heading}s</h4><ul>{links}</ul></div>')
     return f'<div class="mega-menu" hidden aria-hidden="true">{"".join(columns)}</div>'
 
 
