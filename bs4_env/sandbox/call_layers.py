@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import resource
+from collections.abc import Callable
 
 from bs4_env.sandbox import landlock, seccomp
 from bs4_env.sandbox import syscalls as sc
@@ -141,18 +142,24 @@ def _mount_call_tmpfs(workdir: str, owner: int, limits: Limits, private: bool = 
     sc.mount("tmpfs", workdir, "tmpfs", _TMPFS_FLAGS, options)
 
 
-def apply_layers(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
-    """In the forked child, before model code: everything that must hold per call."""
+def _call_namespaces(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
+    """ipc-namespace, private-tmp, temp-dir-caps: new mount and IPC namespaces, a capped tmpfs."""
     if setup.call_mode == "root":
         sc.unshare(sc.CLONE_NEWNS | sc.CLONE_NEWIPC)
         _mount_call_tmpfs(setup.workdir, setup.sandbox_uid or 0, limits, setup.mount_namespace)
     elif setup.call_mode == "userns":
         _enter_user_namespace()
         _mount_call_tmpfs(setup.workdir, os.getuid(), limits)
+
+
+def _scrubbed_env(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
     workdir = setup.workdir
     os.chdir(workdir)
     os.environ.clear()
     os.environ.update({**SAFE_ENV, "HOME": workdir, "TMPDIR": workdir})
+
+
+def _rlimits(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
     cpu = int(timeout_s) + 1
     for which, value in (
         (resource.RLIMIT_CPU, (cpu, cpu + 1)),
@@ -165,6 +172,9 @@ def apply_layers(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
         (resource.RLIMIT_MSGQUEUE, (0, 0)),
     ):
         resource.setrlimit(which, value)
+
+
+def _uid_drop(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
     if setup.sandbox_uid is not None:
         uid = setup.sandbox_uid
         os.setgroups([])
@@ -172,23 +182,48 @@ def apply_layers(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
         os.setresuid(uid, uid, uid)  # all ids leave 0: the kernel clears every capability
     elif setup.call_mode == "userns":
         sc.drop_capabilities()  # the namespace's creator holds them all, whatever its uid
+
+
+def _no_new_privs(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
     sc.prctl(sc.PR_SET_NO_NEW_PRIVS, 1)
-    if setup.landlock_abi:
-        writable = setup.call_mode != "none"
-        # Our own /proc shows only the worker's PID namespace; the host's shows every
-        # process (command lines included), so there a call may read only its own entry.
-        own_proc = setup.mount_namespace and setup.pid_namespace
-        proc = "/proc" if own_proc else f"/proc/{os.getpid()}"
-        landlock.restrict(
-            [
-                *setup.read_paths,
-                proc,
-                "/dev/zero",
-                "/dev/urandom",
-                *([] if writable else [workdir]),
-            ],
-            [*([workdir] if writable else []), "/dev/null"],
-            setup.landlock_abi,
-        )
+
+
+def _landlock(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
+    if not setup.landlock_abi:
+        return
+    workdir = setup.workdir
+    writable = setup.call_mode != "none"
+    # Our own /proc shows only the worker's PID namespace; the host's shows every
+    # process (command lines included), so there a call may read only its own entry.
+    own_proc = setup.mount_namespace and setup.pid_namespace
+    proc = "/proc" if own_proc else f"/proc/{os.getpid()}"
+    landlock.restrict(
+        [*setup.read_paths, proc, "/dev/zero", "/dev/urandom", *([] if writable else [workdir])],
+        [*([workdir] if writable else []), "/dev/null"],
+        setup.landlock_abi,
+    )
+
+
+def _seccomp(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
     if setup.seccomp_ok:
         seccomp.install(os.getpid())
+
+
+Step = Callable[[WorkerSetup, float, Limits], None]
+# In this order (no_new_privs before Landlock and seccomp, the uid change after the mounts);
+# each is named by the layer it enforces, so the benchmark can price them one by one.
+STEPS: tuple[tuple[str, Step], ...] = (
+    ("call namespaces + tmpfs", _call_namespaces),
+    ("scrubbed-env", _scrubbed_env),
+    ("rlimits", _rlimits),
+    ("uid-drop", _uid_drop),
+    ("no-new-privs", _no_new_privs),
+    ("landlock", _landlock),
+    ("seccomp", _seccomp),
+)
+
+
+def apply_layers(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
+    """In the forked child, before model code: everything that must hold per call."""
+    for _, step in STEPS:
+        step(setup, timeout_s, limits)
