@@ -52,6 +52,28 @@ def decide_layers(setup: WorkerSetup, uid: int, limits: Limits, user_namespaces:
         seccomp.prepare()
     setup.add("seccomp", setup.seccomp_ok, seccomp_why)
     _report_call_layers(setup, limits, why if setup.call_mode == "none" else "")
+    _prepare_template(setup, limits)
+
+
+def _prepare_template(setup: WorkerSetup, limits: Limits) -> None:
+    """Everything per-call layers need that is the same for every call, done once here.
+
+    The template's own environment becomes exactly the calls' (nothing in the worker
+    changes it afterwards), the fixed resource limits and Landlock rules are resolved.
+    """
+    os.environ.clear()
+    os.environ.update({**SAFE_ENV, "HOME": setup.workdir, "TMPDIR": setup.workdir})
+    setup.rlimits = [
+        (resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes)),
+        (resource.RLIMIT_NPROC, (limits.max_processes, limits.max_processes)),
+        (resource.RLIMIT_FSIZE, (limits.max_file_bytes, limits.max_file_bytes)),
+        (resource.RLIMIT_NOFILE, (limits.max_open_files, limits.max_open_files)),
+        (resource.RLIMIT_CORE, (0, 0)),
+        (resource.RLIMIT_MEMLOCK, (0, 0)),
+        (resource.RLIMIT_MSGQUEUE, (0, 0)),
+    ]
+    if setup.landlock_abi:
+        setup.landlock = _landlock_policy(setup)
 
 
 def _report_call_layers(setup: WorkerSetup, limits: Limits, no_ns_why: str) -> None:
@@ -153,24 +175,14 @@ def _call_namespaces(setup: WorkerSetup, timeout_s: float, limits: Limits) -> No
 
 
 def _scrubbed_env(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
-    workdir = setup.workdir
-    os.chdir(workdir)
-    os.environ.clear()
-    os.environ.update({**SAFE_ENV, "HOME": workdir, "TMPDIR": workdir})
+    """The environment itself was scrubbed in the template (``_prepare_template``)."""
+    os.chdir(setup.workdir)
 
 
 def _rlimits(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
     cpu = int(timeout_s) + 1
-    for which, value in (
-        (resource.RLIMIT_CPU, (cpu, cpu + 1)),
-        (resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes)),
-        (resource.RLIMIT_NPROC, (limits.max_processes, limits.max_processes)),
-        (resource.RLIMIT_FSIZE, (limits.max_file_bytes, limits.max_file_bytes)),
-        (resource.RLIMIT_NOFILE, (limits.max_open_files, limits.max_open_files)),
-        (resource.RLIMIT_CORE, (0, 0)),
-        (resource.RLIMIT_MEMLOCK, (0, 0)),
-        (resource.RLIMIT_MSGQUEUE, (0, 0)),
-    ):
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    for which, value in setup.rlimits:
         resource.setrlimit(which, value)
 
 
@@ -189,19 +201,30 @@ def _no_new_privs(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
 
 
 def _landlock(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
-    if not setup.landlock_abi:
+    if setup.landlock is None:
         return
     workdir = setup.workdir
     writable = setup.call_mode != "none"
     # Our own /proc shows only the worker's PID namespace; the host's shows every
     # process (command lines included), so there a call may read only its own entry.
     own_proc = setup.mount_namespace and setup.pid_namespace
-    proc = "/proc" if own_proc else f"/proc/{os.getpid()}"
-    landlock.restrict(
-        [*setup.read_paths, proc, "/dev/zero", "/dev/urandom", *([] if writable else [workdir])],
-        [*([workdir] if writable else []), "/dev/null"],
-        setup.landlock_abi,
+    setup.landlock.restrict(
+        [*([] if own_proc else [f"/proc/{os.getpid()}"])],
+        # The call's own tmpfs is mounted over the directory: only the call can name it.
+        [workdir] if writable else [],
     )
+
+
+def _landlock_policy(setup: WorkerSetup) -> landlock.Policy:
+    """The fixed part of every call's Landlock rules, resolved once in the template."""
+    writable = setup.call_mode != "none"
+    own_proc = setup.mount_namespace and setup.pid_namespace
+    return landlock.Policy(
+        [*setup.read_paths, *(["/proc"] if own_proc else []), "/dev/zero", "/dev/urandom",
+         *([] if writable else [setup.workdir])],
+        ["/dev/null"],
+        setup.landlock_abi,
+    )  # fmt: skip
 
 
 def _seccomp(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:

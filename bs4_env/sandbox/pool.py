@@ -26,6 +26,10 @@ WORKER_START_TIMEOUT_S = 60.0
 # a worker would otherwise import whichever ``bs4_env`` the interpreter's site-packages name
 # (another checkout sharing the venv, an older install) and run code the host never loaded.
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+# LD_BIND_NOW: the dynamic linker resolves every symbol once, in the template, instead of in
+# each call's child on first use (which also copies the page it writes). Calls never see it:
+# the template replaces its environment with the calls' own (``call_layers``).
+WORKER_ENV = {**SAFE_ENV, "LD_BIND_NOW": "1"}
 _BOOTSTRAP = (
     "import sys; root = sys.argv.pop(1)\n"
     "if root not in sys.path: sys.path.insert(0, root)\n"
@@ -112,7 +116,7 @@ class WorkerProcess:
             "--workdir", self.workdir, "--user-namespaces", str(int(self.user_namespaces)),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
-            env=dict(SAFE_ENV),
+            env=WORKER_ENV,
             cwd="/",
             start_new_session=True,
             limit=1 << 16,
