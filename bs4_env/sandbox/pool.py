@@ -143,9 +143,9 @@ class WorkerProcess:
         except (BrokenPipeError, ConnectionResetError) as error:
             raise WorkerError(f"worker gone before the request: {error}") from error
         try:
-            header, sections = await asyncio.wait_for(
-                read_reply(stdout, output_limit), timeout_s + SUPERVISION_GRACE_S
-            )
+            # asyncio.timeout, not wait_for: no task per call.
+            async with asyncio.timeout(timeout_s + SUPERVISION_GRACE_S):
+                header, sections = await read_reply(stdout, output_limit)
         except TimeoutError as error:
             raise WorkerError("worker did not answer in time") from error
         except asyncio.IncompleteReadError as error:
@@ -224,6 +224,10 @@ class Pool:
                 waiter.set_result(worker)
                 return
         self._idle.append(worker)
+
+    def take_one(self) -> WorkerProcess | None:
+        """An idle worker at once, or None (idle workers exist only while nobody waits)."""
+        return self._idle.pop() if self._idle else None
 
     def take_idle(self) -> list[WorkerProcess]:
         idle, self._idle = self._idle, []
