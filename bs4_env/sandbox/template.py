@@ -13,11 +13,9 @@ import os
 import signal
 import sys
 
-import bs4
-
-from bs4_env.sandbox import call_layers, hugepages, isolation, program
+from bs4_env.sandbox import call_layers, hugepages, isolation
 from bs4_env.sandbox import syscalls as sc
-from bs4_env.sandbox.warm import WARM_PAGE, warm
+from bs4_env.sandbox.warm import warm
 
 
 def build_template(
@@ -52,7 +50,6 @@ def build_template(
 
 def freeze_template() -> tuple[int, str]:
     """Make the template cheap to fork; returns ``hugepages.collapse_heap``'s answer."""
-    _rehearse_call()
     _forget_host_modules()
     # Warm objects move to the permanent generation: a child's garbage collections then
     # never touch (and copy-on-write) the parent's pages.
@@ -73,27 +70,3 @@ def _forget_host_modules() -> None:
     for path in list(sys.path_importer_cache):
         if not any(isolation._under(os.path.realpath(path), keep) for keep in keeps):
             del sys.path_importer_cache[path]
-
-
-_REHEARSAL = "print(make_soup().title.string)"
-
-
-def _rehearse_call() -> None:
-    """Run one program here the way a call runs it, its output going to /dev/null.
-
-    A call's child writes to every page it touches for the first time in the interpreter's
-    caches (type attribute cache, specialised bytecode, lazily built objects), and each such
-    write copies a page. Touched once here, those pages are shared by every later call.
-    """
-    original_init = bs4.BeautifulSoup.__init__
-    saved_stdout = os.dup(1)
-    devnull = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
-    try:
-        os.dup2(devnull, 1)
-        program.run_program(_REHEARSAL, WARM_PAGE, "", "0" * 32, report_fd=devnull)
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved_stdout, 1)
-        os.close(saved_stdout)
-        os.close(devnull)
-        bs4.BeautifulSoup.__init__ = original_init  # type: ignore[method-assign]

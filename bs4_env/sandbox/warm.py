@@ -16,7 +16,7 @@ _PRELOAD = (
     *("difflib", "fractions", "heapq", "bisect", "random", "enum", "lxml.etree", "lxml.html"),
     *("soupsieve", "html5lib", "bs4.builder._lxml", "bs4.builder._html5lib"),
 )
-WARM_PAGE = (
+_WARM_PAGE = (
     "<html><head><title>t</title></head><body><div class='a'><p id='x'>hi <b>there</b></p>"
     "<table><tr><td>1</td><td>2</td></tr></table><ul><li>a</li></ul></div></body></html>"
 )
@@ -29,7 +29,7 @@ def warm() -> None:
     import bs4
 
     for parser in PARSERS:
-        soup = bs4.BeautifulSoup(WARM_PAGE, parser)
+        soup = bs4.BeautifulSoup(_WARM_PAGE, parser)
         soup.select("div.a > p#x, td:nth-of-type(2), li:not(.z)")
         soup.find_all(["td", "li"], string=True)
         soup.get_text(" ", strip=True)
