@@ -1,9 +1,9 @@
-"""A warm fork-server worker: ``python -I -m bs4_env.sandbox.worker --uid N --workdir DIR``.
+"""A warm fork-server worker, started by ``pool.WorkerProcess`` with ``--uid N --workdir DIR``.
 
-Imports bs4, lxml, html5lib and soupsieve once and warms every parser, enters its own
-namespaces (see ``isolation``), then serves requests on stdin/stdout. The worker is a
-template: it reads only each request's limits and section sizes, forks, and the forked child
-reads the payload (code, page, query) itself; output goes back by ``splice``. So every call
+Builds the warm template once (``template``: bs4, lxml, html5lib and soupsieve imported,
+every parser warmed, its own namespaces, see ``isolation``), then serves requests on
+stdin/stdout. It reads only each request's limits and section sizes, forks, and the forked
+child reads the payload (code, page, query) itself; output goes back by ``splice``. So every call
 starts from a process image that never held another call's page, query, code or output.
 The child applies the per-call layers (``call_layers``), reports on a setup channel that it
 closes before model code runs, and runs the program through ``program.run_program``. Only
