@@ -147,8 +147,14 @@ def _enter_user_namespace() -> None:
     sc.unshare(sc.CLONE_NEWUSER | sc.CLONE_NEWNS | sc.CLONE_NEWIPC)
     for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
                        ("gid_map", f"{gid} {gid} 1")):  # fmt: skip
-        with open(f"/proc/self/{name}", "w") as handle:
-            handle.write(text)
+        # Raw descriptors, not open(): no buffered file objects to build in every call.
+        data = text.encode()
+        fd = os.open(f"/proc/self/{name}", os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            if os.write(fd, data) != len(data):  # the kernel takes a map in one write
+                raise OSError(f"short write to /proc/self/{name}")
+        finally:
+            os.close(fd)
 
 
 def _mount_call_tmpfs(workdir: str, owner: int, limits: Limits, private: bool = False) -> None:
