@@ -10,7 +10,6 @@ When the call's process exits or its deadline passes, every process of the call 
 
 from __future__ import annotations
 
-import functools
 import os
 import select
 import signal
@@ -164,21 +163,22 @@ def kill_all(pid_ns: bool, pid: int | None) -> None:
     """
     while True:
         if pid_ns:
-            _signal(lambda: os.kill(-1, signal.SIGKILL))
+            _signal(os.kill, -1)
         else:
             if pid is not None:
-                _signal(lambda: os.killpg(pid, signal.SIGKILL))
+                _signal(os.killpg, pid)
             for child in _children():
-                _signal(functools.partial(os.kill, child, signal.SIGKILL))
+                _signal(os.kill, child)
         try:
             os.waitpid(-1, 0)
         except ChildProcessError:
             return
 
 
-def _signal(send: Callable[[], None]) -> None:
+def _signal(send: Callable[[int, int], None], target: int) -> None:
+    """SIGKILL ``target`` with ``send`` (no closure to build: this runs on every call)."""
     try:
-        send()
+        send(target, signal.SIGKILL)
     except ProcessLookupError:
         return  # already gone: exactly what we wanted
 
