@@ -21,6 +21,9 @@ from bs4_env.sandbox.protocol import REPORT_CAP
 
 _CHUNK = 1 << 16
 _DRAIN_GRACE_S = 0.5
+# How long the worker waits for a call without moving its output (a pipe holds 64 KiB; a
+# call that fills one sooner waits at most this long once).
+_QUIET_S = 0.05
 SETUP_CAP = 4096
 
 
@@ -135,6 +138,12 @@ def supervise(
     deadline = time.monotonic() + timeout_s
     exit_code: int | None = None
     try:
+        # First sleep on the process alone: most calls end within _QUIET_S with their output
+        # still in the pipes. Running Python meanwhile would write pages the live child
+        # shares, and every such write copies a page.
+        if select.select([pidfd], [], [], max(0.0, min(timeout_s, _QUIET_S)))[0]:
+            _, status = os.waitpid(pid, 0)
+            exit_code = os.waitstatus_to_exitcode(status)
         while exit_code is None:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
