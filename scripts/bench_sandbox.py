@@ -9,6 +9,12 @@ a loaded machine; wall clock is not). Then 64 concurrent calls (throughput, the 
 longest stall, queue wait apart from run time), an ordinary call behind 8 sleeping ones
 (queue wait with and without pool growth), and N calls in a row (processes, fds, RSS).
 Prints figures only; it asserts nothing.
+
+The sandbox's own cost is broken down twice: CPU per call split between the host (this
+process), the worker (the warm template, which forks and supervises) and the call's own
+process; and, from ``bench_sandbox_layers.py``, what each isolation layer adds to a call.
+``--cost-only`` prints just those, ``--repeat`` times (with the in-process floor measured in
+the same run each time), for quick before/after comparisons.
 """
 
 from __future__ import annotations
@@ -20,7 +26,10 @@ import io
 import os
 import resource
 import statistics
+import subprocess
+import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import bs4
@@ -108,6 +117,79 @@ def _reaped_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+@dataclass(frozen=True)
+class CpuSplit:
+    """CPU ms per call: this process, the workers themselves, and the calls' processes."""
+
+    host: float
+    worker: float
+    calls: float
+
+    @property
+    def total(self) -> float:
+        return self.host + self.worker + self.calls
+
+
+def _own_and_reaped(pids: list[int]) -> tuple[float, float]:
+    """(utime+stime, cutime+cstime) seconds summed over ``pids``."""
+    own = reaped = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        own += int(fields[11]) + int(fields[12])
+        reaped += int(fields[13]) + int(fields[14])
+    return own / CLK, reaped / CLK
+
+
+async def split_calls(executor: LocalExecutor, html: str, samples: int, code: str) -> CpuSplit:
+    """Sequential calls on one worker; where their CPU goes (kernel-accounted, so a
+    worker's figure includes forking and the copy-on-write faults it takes)."""
+    request = ExecRequest(code, html)
+    for _ in range(10):  # warm-up
+        if not (await executor.run(request)).ok:
+            raise RuntimeError("benchmark call failed")
+    # With a PID namespace the forking template is the worker's only child; without, the
+    # worker itself.
+    workers = [inner for pid in executor.worker_pids for inner in (_children(pid) or [pid])]
+    host0, (own0, reaped0) = time.process_time(), _own_and_reaped(workers)
+    for _ in range(samples):
+        await executor.run(request)
+    host1, (own1, reaped1) = time.process_time(), _own_and_reaped(workers)
+    scale = 1e3 / samples
+    return CpuSplit((host1 - host0) * scale, (own1 - own0) * scale, (reaped1 - reaped0) * scale)
+
+
+def _children(pid: int) -> list[int]:
+    return [int(k) for k in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def layer_table(samples: int, rounds: int) -> str:
+    """The per-layer table of ``bench_sandbox_layers.py`` (run as a workers' sibling)."""
+    script = Path(__file__).with_name("bench_sandbox_layers.py")
+    # Workers start with LD_BIND_NOW (``pool.WORKER_ENV``); so does this template.
+    env = {**os.environ, "LD_BIND_NOW": "1"}
+    command = [sys.executable, str(script), "--samples", str(samples), "--rounds", str(rounds)]
+    return subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+
+
+async def cost_only(samples: int, repeat: int, layers: bool) -> None:
+    """Small page: the floor, a parsing call and a no-parse call, CPU split; then layers."""
+    print(f"{'run':>3} {'floor':>7} {'parse: host':>12} {'worker':>7} {'call':>6} {'total':>6}"
+          f" {'no parse: host':>15} {'worker':>7} {'call':>6} {'total':>6}"
+          "   (CPU ms per call)")  # fmt: skip
+    async with LocalExecutor(pool_size=1) as executor:
+        assert isinstance(executor, LocalExecutor)
+        await executor.start()
+        for run in range(repeat):
+            _, floor_cpu = in_process(SMALL, samples)
+            parse = await split_calls(executor, SMALL, samples, CODE)
+            bare = await split_calls(executor, SMALL, samples, NO_PARSE)
+            print(f"{run + 1:>3} {floor_cpu * 1e3:7.2f} {parse.host:12.2f} {parse.worker:7.2f} "
+                  f"{parse.calls:6.2f} {parse.total:6.2f} {bare.host:15.2f} {bare.worker:7.2f} "
+                  f"{bare.calls:6.2f} {bare.total:6.2f}")  # fmt: skip
+    if layers:
+        print(layer_table(max(50, samples // 2), 3), end="")
+
+
 async def concurrency(executor: LocalExecutor, calls: int) -> tuple[float, float, list[ExecResult]]:
     stall, stop = 0.0, asyncio.Event()
 
@@ -164,8 +246,15 @@ async def main() -> None:
     parser.add_argument("--concurrent", type=int, default=64)
     parser.add_argument("--huge-samples", type=int, default=30, help="samples on 300 KB")
     parser.add_argument("--sleep", type=float, default=5.0, help="seconds each sleeper sleeps")
+    parser.add_argument("--cost-only", action="store_true", help="only the per-call cost")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of --cost-only")
+    parser.add_argument("--no-layers", action="store_true", help="skip the per-layer table")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()}  cores: {os.cpu_count()}")
+    if args.cost_only:
+        await cost_only(args.samples, args.repeat, not args.no_layers)
+        print(f"load average after: {os.getloadavg()}")
+        return
     naive = SubprocessExecutor()
     async with LocalExecutor(pool_size=args.pool_size) as warm:
         assert isinstance(warm, LocalExecutor)

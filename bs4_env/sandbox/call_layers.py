@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import resource
+from collections.abc import Callable
 
 from bs4_env.sandbox import landlock, seccomp
 from bs4_env.sandbox import syscalls as sc
@@ -51,6 +52,28 @@ def decide_layers(setup: WorkerSetup, uid: int, limits: Limits, user_namespaces:
         seccomp.prepare()
     setup.add("seccomp", setup.seccomp_ok, seccomp_why)
     _report_call_layers(setup, limits, why if setup.call_mode == "none" else "")
+    _prepare_template(setup, limits)
+
+
+def _prepare_template(setup: WorkerSetup, limits: Limits) -> None:
+    """Everything per-call layers need that is the same for every call, done once here.
+
+    The template's own environment becomes exactly the calls' (nothing in the worker
+    changes it afterwards), the fixed resource limits and Landlock rules are resolved.
+    """
+    os.environ.clear()
+    os.environ.update({**SAFE_ENV, "HOME": setup.workdir, "TMPDIR": setup.workdir})
+    setup.rlimits = [
+        (resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes)),
+        (resource.RLIMIT_NPROC, (limits.max_processes, limits.max_processes)),
+        (resource.RLIMIT_FSIZE, (limits.max_file_bytes, limits.max_file_bytes)),
+        (resource.RLIMIT_NOFILE, (limits.max_open_files, limits.max_open_files)),
+        (resource.RLIMIT_CORE, (0, 0)),
+        (resource.RLIMIT_MEMLOCK, (0, 0)),
+        (resource.RLIMIT_MSGQUEUE, (0, 0)),
+    ]
+    if setup.landlock_abi:
+        setup.landlock = _landlock_policy(setup)
 
 
 def _report_call_layers(setup: WorkerSetup, limits: Limits, no_ns_why: str) -> None:
@@ -124,8 +147,14 @@ def _enter_user_namespace() -> None:
     sc.unshare(sc.CLONE_NEWUSER | sc.CLONE_NEWNS | sc.CLONE_NEWIPC)
     for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
                        ("gid_map", f"{gid} {gid} 1")):  # fmt: skip
-        with open(f"/proc/self/{name}", "w") as handle:
-            handle.write(text)
+        # Raw descriptors, not open(): no buffered file objects to build in every call.
+        data = text.encode()
+        fd = os.open(f"/proc/self/{name}", os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            if os.write(fd, data) != len(data):  # the kernel takes a map in one write
+                raise OSError(f"short write to /proc/self/{name}")
+        finally:
+            os.close(fd)
 
 
 def _mount_call_tmpfs(workdir: str, owner: int, limits: Limits, private: bool = False) -> None:
@@ -141,30 +170,29 @@ def _mount_call_tmpfs(workdir: str, owner: int, limits: Limits, private: bool = 
     sc.mount("tmpfs", workdir, "tmpfs", _TMPFS_FLAGS, options)
 
 
-def apply_layers(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
-    """In the forked child, before model code: everything that must hold per call."""
+def _call_namespaces(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
+    """ipc-namespace, private-tmp, temp-dir-caps: new mount and IPC namespaces, a capped tmpfs."""
     if setup.call_mode == "root":
         sc.unshare(sc.CLONE_NEWNS | sc.CLONE_NEWIPC)
         _mount_call_tmpfs(setup.workdir, setup.sandbox_uid or 0, limits, setup.mount_namespace)
     elif setup.call_mode == "userns":
         _enter_user_namespace()
         _mount_call_tmpfs(setup.workdir, os.getuid(), limits)
-    workdir = setup.workdir
-    os.chdir(workdir)
-    os.environ.clear()
-    os.environ.update({**SAFE_ENV, "HOME": workdir, "TMPDIR": workdir})
+
+
+def _scrubbed_env(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
+    """The environment itself was scrubbed in the template (``_prepare_template``)."""
+    os.chdir(setup.workdir)
+
+
+def _rlimits(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
     cpu = int(timeout_s) + 1
-    for which, value in (
-        (resource.RLIMIT_CPU, (cpu, cpu + 1)),
-        (resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes)),
-        (resource.RLIMIT_NPROC, (limits.max_processes, limits.max_processes)),
-        (resource.RLIMIT_FSIZE, (limits.max_file_bytes, limits.max_file_bytes)),
-        (resource.RLIMIT_NOFILE, (limits.max_open_files, limits.max_open_files)),
-        (resource.RLIMIT_CORE, (0, 0)),
-        (resource.RLIMIT_MEMLOCK, (0, 0)),
-        (resource.RLIMIT_MSGQUEUE, (0, 0)),
-    ):
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    for which, value in setup.rlimits:
         resource.setrlimit(which, value)
+
+
+def _uid_drop(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
     if setup.sandbox_uid is not None:
         uid = setup.sandbox_uid
         os.setgroups([])
@@ -172,23 +200,59 @@ def apply_layers(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
         os.setresuid(uid, uid, uid)  # all ids leave 0: the kernel clears every capability
     elif setup.call_mode == "userns":
         sc.drop_capabilities()  # the namespace's creator holds them all, whatever its uid
+
+
+def _no_new_privs(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
     sc.prctl(sc.PR_SET_NO_NEW_PRIVS, 1)
-    if setup.landlock_abi:
-        writable = setup.call_mode != "none"
-        # Our own /proc shows only the worker's PID namespace; the host's shows every
-        # process (command lines included), so there a call may read only its own entry.
-        own_proc = setup.mount_namespace and setup.pid_namespace
-        proc = "/proc" if own_proc else f"/proc/{os.getpid()}"
-        landlock.restrict(
-            [
-                *setup.read_paths,
-                proc,
-                "/dev/zero",
-                "/dev/urandom",
-                *([] if writable else [workdir]),
-            ],
-            [*([workdir] if writable else []), "/dev/null"],
-            setup.landlock_abi,
-        )
+
+
+def _landlock(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
+    if setup.landlock is None:
+        return
+    workdir = setup.workdir
+    writable = setup.call_mode != "none"
+    # Our own /proc shows only the worker's PID namespace; the host's shows every
+    # process (command lines included), so there a call may read only its own entry.
+    own_proc = setup.mount_namespace and setup.pid_namespace
+    setup.landlock.restrict(
+        [*([] if own_proc else [f"/proc/{os.getpid()}"])],
+        # The call's own tmpfs is mounted over the directory: only the call can name it.
+        [workdir] if writable else [],
+    )
+
+
+def _landlock_policy(setup: WorkerSetup) -> landlock.Policy:
+    """The fixed part of every call's Landlock rules, resolved once in the template."""
+    writable = setup.call_mode != "none"
+    own_proc = setup.mount_namespace and setup.pid_namespace
+    return landlock.Policy(
+        [*setup.read_paths, *(["/proc"] if own_proc else []), "/dev/zero", "/dev/urandom",
+         *([] if writable else [setup.workdir])],
+        ["/dev/null"],
+        setup.landlock_abi,
+    )  # fmt: skip
+
+
+def _seccomp(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
     if setup.seccomp_ok:
         seccomp.install(os.getpid())
+
+
+Step = Callable[[WorkerSetup, float, Limits], None]
+# In this order (no_new_privs before Landlock and seccomp, the uid change after the mounts);
+# each is named by the layer it enforces, so the benchmark can price them one by one.
+STEPS: tuple[tuple[str, Step], ...] = (
+    ("call namespaces + tmpfs", _call_namespaces),
+    ("scrubbed-env", _scrubbed_env),
+    ("rlimits", _rlimits),
+    ("uid-drop", _uid_drop),
+    ("no-new-privs", _no_new_privs),
+    ("landlock", _landlock),
+    ("seccomp", _seccomp),
+)
+
+
+def apply_layers(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
+    """In the forked child, before model code: everything that must hold per call."""
+    for _, step in STEPS:
+        step(setup, timeout_s, limits)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Literal
 
 from bs4_env.sandbox import syscalls as sc
+from bs4_env.sandbox.landlock import Policy
 
 
 def _home_dirs() -> tuple[str, ...]:
@@ -84,6 +85,9 @@ class WorkerSetup:
     landlock_abi: int = 0
     seccomp_ok: bool = False
     read_paths: list[str] = field(default_factory=list)
+    landlock: Policy | None = None
+    rlimits: list[tuple[int, tuple[int, int]]] = field(default_factory=list)
+    """Every call's resource limits but RLIMIT_CPU (which follows the call's timeout)."""
     call_mode: CallMode = "none"
     """How each call gets its own mount and IPC namespace: as root, through a user namespace,
     or not at all (then its directory is read-only to it)."""

@@ -25,6 +25,7 @@ _REFER, _TRUNCATE, _IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
 _FILE_ONLY = EXECUTE | WRITE_FILE | READ_FILE | _TRUNCATE | _IOCTL_DEV
 _NET_ALL = 1 | 2  # BIND_TCP | CONNECT_TCP
 _SCOPE_ALL = 1 | 2  # ABSTRACT_UNIX_SOCKET | SIGNAL
+READ_RIGHTS = EXECUTE | READ_FILE | READ_DIR
 
 
 class _RulesetAttr(ctypes.Structure):
@@ -59,38 +60,57 @@ def _handled_fs(abi: int) -> int:
     return rights
 
 
-def restrict(read_paths: list[str], write_paths: list[str], abi: int) -> None:
-    """Confine this process to reading ``read_paths`` and fully using ``write_paths``.
+class Policy:
+    """A Landlock policy prepared once (in the warm template): the ruleset's attributes and
+    the fixed rules, with each path's rights already fitted to its type. A call adds the
+    paths only it knows (its own temp dir, its own /proc entry) and restricts itself."""
 
-    Paths that do not exist are skipped (a missing /lib64 is not an error). Requires
-    no_new_privs or CAP_SYS_ADMIN. Raises ``OSError`` when the kernel refuses.
-    """
-    if abi < 1:
-        raise OSError("landlock unavailable")
-    handled = _handled_fs(abi)
-    attr = _RulesetAttr(handled, _NET_ALL if abi >= 4 else 0, _SCOPE_ALL if abi >= 6 else 0)
-    size = 8 if abi < 4 else (16 if abi < 6 else 24)
-    ruleset_fd = syscall(_CREATE_RULESET, ctypes.addressof(attr), size, 0)
-    try:
-        read_rights = EXECUTE | READ_FILE | READ_DIR
-        for path, rights in [(p, read_rights) for p in read_paths] + [
-            (p, handled) for p in write_paths
-        ]:
-            _add_path_rule(ruleset_fd, path, rights)
-        syscall(_RESTRICT_SELF, ruleset_fd, 0)
-    finally:
-        os.close(ruleset_fd)
+    def __init__(self, read_paths: list[str], write_paths: list[str], abi: int) -> None:
+        if abi < 1:
+            raise OSError("landlock unavailable")
+        self.handled = _handled_fs(abi)
+        self.attr = _RulesetAttr(
+            self.handled, _NET_ALL if abi >= 4 else 0, _SCOPE_ALL if abi >= 6 else 0
+        )
+        self.attr_size = 8 if abi < 4 else (16 if abi < 6 else 24)
+        self.rules = _fitted_rules(read_paths, write_paths, self.handled)
+
+    def restrict(self, read_paths: list[str], write_paths: list[str]) -> None:
+        """Confine this process to the fixed rules plus ``read_paths`` and ``write_paths``.
+
+        Paths that do not exist are skipped. Requires no_new_privs or CAP_SYS_ADMIN. Raises
+        ``OSError`` when the kernel refuses.
+        """
+        rules = self.rules + _fitted_rules(read_paths, write_paths, self.handled)
+        ruleset_fd = syscall(_CREATE_RULESET, ctypes.addressof(self.attr), self.attr_size, 0)
+        try:
+            for path, rights in rules:
+                _add_path_rule(ruleset_fd, path, rights)
+            syscall(_RESTRICT_SELF, ruleset_fd, 0)
+        finally:
+            os.close(ruleset_fd)
+
+
+def _fitted_rules(
+    read_paths: list[str], write_paths: list[str], handled: int
+) -> list[tuple[str, int]]:
+    """(path, rights) for the paths that exist, rights fitted to each path's type."""
+    rules = []
+    wanted = [(p, READ_RIGHTS) for p in read_paths] + [(p, handled) for p in write_paths]
+    for path, rights in wanted:
+        if os.path.exists(path):
+            # Non-directory rules may only carry file rights; the kernel rejects the rest.
+            rules.append((path, rights if os.path.isdir(path) else rights & _FILE_ONLY))
+    return rules
 
 
 def _add_path_rule(ruleset_fd: int, path: str, rights: int) -> None:
+    """Allow ``rights`` beneath ``path`` (rights already fitted to its type; gone: skipped)."""
     try:
         fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
     except FileNotFoundError:
         return
     try:
-        if not os.path.isdir(path):
-            # Non-directory rules may only carry file rights; the kernel rejects the rest.
-            rights &= _FILE_ONLY
         rule = _PathBeneathAttr(rights, fd)
         syscall(_ADD_RULE, ruleset_fd, _RULE_PATH_BENEATH, ctypes.addressof(rule), 0)
     finally:

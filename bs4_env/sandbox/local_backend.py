@@ -172,6 +172,9 @@ class LocalExecutor(Executor):
             self._respawn(worker)
 
     async def _wait_for_worker(self) -> WorkerProcess:
+        idle = self._pool.take_one()
+        if idle is not None:
+            return idle  # the usual case needs no task, future or timer
         acquire = asyncio.ensure_future(self._pool.acquire())
         try:
             while not (await asyncio.wait({acquire}, timeout=self.grow_after_s))[0]:

@@ -14,20 +14,27 @@ import signal
 import sys
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 
 from bs4_env.sandbox.base import ExecResult, truncation_marker
+from bs4_env.sandbox.host_protocol import read_frame, read_reply
 from bs4_env.sandbox.isolation import SAFE_ENV, LayerStatus
-from bs4_env.sandbox.protocol import (
-    Message,
-    ProtocolError,
-    Section,
-    encode,
-    parse_report,
-    read_frame,
-    read_reply,
-)
+from bs4_env.sandbox.protocol import Message, ProtocolError, Section, encode, parse_report
 
 WORKER_START_TIMEOUT_S = 60.0
+# The directory this process imported ``bs4_env`` from. ``python -I`` ignores PYTHONPATH, so
+# a worker would otherwise import whichever ``bs4_env`` the interpreter's site-packages name
+# (another checkout sharing the venv, an older install) and run code the host never loaded.
+PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+# LD_BIND_NOW: the dynamic linker resolves every symbol once, in the template, instead of in
+# each call's child on first use (which also copies the page it writes). Calls never see it:
+# the template replaces its environment with the calls' own (``call_layers``).
+WORKER_ENV = {**SAFE_ENV, "LD_BIND_NOW": "1"}
+_BOOTSTRAP = (
+    "import sys; root = sys.argv.pop(1)\n"
+    "if root not in sys.path: sys.path.insert(0, root)\n"
+    "from bs4_env.sandbox.worker import main; main()"
+)
 # The worker enforces the call's timeout itself; this only catches a hung worker.
 SUPERVISION_GRACE_S = 5.0
 
@@ -89,6 +96,8 @@ class WorkerProcess:
         self.user_namespaces = user_namespaces
         self.layers: list[LayerStatus] = []
         self.namespaces: dict[str, int] = {}
+        self.huge_pages: tuple[int, str] = (0, "")
+        """Bytes of the template the kernel backs with huge pages, and why not more."""
         self._proc: asyncio.subprocess.Process | None = None
 
     @property
@@ -103,11 +112,11 @@ class WorkerProcess:
     async def start(self) -> None:
         """Spawn the worker with a scrubbed environment and wait for its ready message."""
         self._proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-I", "-m", "bs4_env.sandbox.worker", "--uid", str(self.uid),
+            sys.executable, "-I", "-c", _BOOTSTRAP, PACKAGE_PARENT, "--uid", str(self.uid),
             "--workdir", self.workdir, "--user-namespaces", str(int(self.user_namespaces)),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
-            env=dict(SAFE_ENV),
+            env=WORKER_ENV,
             cwd="/",
             start_new_session=True,
             limit=1 << 16,
@@ -119,6 +128,8 @@ class WorkerProcess:
             raise WorkerError(f"worker did not start: {error}") from error
         self.layers = [LayerStatus(**layer) for layer in hello.get("layers", [])]
         self.namespaces = dict(hello.get("namespaces", {}))
+        size, declined = hello.get("huge_pages", (0, ""))
+        self.huge_pages = (int(size), str(declined))
 
     async def call(self, request: bytes, timeout_s: float, output_limit: int) -> Reply:
         """Send one encoded request and wait (bounded) for its reply."""
@@ -132,9 +143,9 @@ class WorkerProcess:
         except (BrokenPipeError, ConnectionResetError) as error:
             raise WorkerError(f"worker gone before the request: {error}") from error
         try:
-            header, sections = await asyncio.wait_for(
-                read_reply(stdout, output_limit), timeout_s + SUPERVISION_GRACE_S
-            )
+            # asyncio.timeout, not wait_for: no task per call.
+            async with asyncio.timeout(timeout_s + SUPERVISION_GRACE_S):
+                header, sections = await read_reply(stdout, output_limit)
         except TimeoutError as error:
             raise WorkerError("worker did not answer in time") from error
         except asyncio.IncompleteReadError as error:
@@ -213,6 +224,10 @@ class Pool:
                 waiter.set_result(worker)
                 return
         self._idle.append(worker)
+
+    def take_one(self) -> WorkerProcess | None:
+        """An idle worker at once, or None (idle workers exist only while nobody waits)."""
+        return self._idle.pop() if self._idle else None
 
     def take_idle(self) -> list[WorkerProcess]:
         idle, self._idle = self._idle, []

@@ -5,18 +5,19 @@ only limits and section sizes, followed by the raw payload (code, page, query, r
 the worker reads the frame and its forked call reads the payload, so the worker itself never
 holds task data. The reply is a frame with the verdict and section sizes, followed by the raw
 stdout, stderr and report bytes, which the worker moves with ``splice`` without reading them.
+The host's asynchronous readers live in ``host_protocol``: the worker, whose memory every call
+copies, never imports asyncio.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import struct
 from dataclasses import dataclass
 from typing import Any
 
-_LENGTH = struct.Struct(">I")
+LENGTH = struct.Struct(">I")
 MAX_FRAME_BYTES = 1 << 20
 MAX_PAYLOAD_BYTES = 64 << 20
 REPORT_CAP = 4096
@@ -36,10 +37,10 @@ def encode(message: Message) -> bytes:
     body = json.dumps(message, separators=(",", ":")).encode()
     if len(body) > MAX_FRAME_BYTES:
         raise ProtocolError(f"frame of {len(body)} bytes exceeds {MAX_FRAME_BYTES}")
-    return _LENGTH.pack(len(body)) + body
+    return LENGTH.pack(len(body)) + body
 
 
-def _decode(body: bytes) -> Message:
+def decode(body: bytes) -> Message:
     try:
         value = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -49,7 +50,7 @@ def _decode(body: bytes) -> Message:
     return value
 
 
-def _check_length(length: int, limit: int = MAX_FRAME_BYTES) -> int:
+def check_length(length: int, limit: int = MAX_FRAME_BYTES) -> int:
     if length > limit:
         raise ProtocolError(f"frame of {length} bytes exceeds {limit}")
     return length
@@ -81,20 +82,13 @@ def read_exact_sync(fd: int, size: int) -> bytes | None:
 
 def read_frame_sync(fd: int) -> Message | None:
     """Read one frame from a blocking fd; ``None`` at a clean end of stream."""
-    header = read_exact_sync(fd, _LENGTH.size)
+    header = read_exact_sync(fd, LENGTH.size)
     if header is None:
         return None
-    body = read_exact_sync(fd, _check_length(_LENGTH.unpack(header)[0]))
+    body = read_exact_sync(fd, check_length(LENGTH.unpack(header)[0]))
     if body is None:
         raise ProtocolError("stream ended inside a frame")
-    return _decode(body)
-
-
-async def read_frame(reader: asyncio.StreamReader) -> Message:
-    """Read one frame (host side); raises ``asyncio.IncompleteReadError`` at end of stream."""
-    header = await reader.readexactly(_LENGTH.size)
-    body = await reader.readexactly(_check_length(_LENGTH.unpack(header)[0]))
-    return _decode(body)
+    return decode(body)
 
 
 def sizes_of(message: Message, names: tuple[str, ...], limit: int) -> list[int]:
@@ -129,25 +123,6 @@ class Section:
 
     data: bytes
     dropped: int
-
-
-async def read_reply(
-    reader: asyncio.StreamReader, output_limit: int
-) -> tuple[Message, dict[str, Section]]:
-    """Read a reply frame and its raw sections (host side)."""
-    header = await read_frame(reader)
-    kept = sizes_of(header, OUTPUT_SECTIONS, 2 * output_limit + REPORT_CAP)
-    dropped = header.get("dropped")
-    if not isinstance(dropped, list) or len(dropped) != len(OUTPUT_SECTIONS):
-        raise ProtocolError(f"bad dropped counts {dropped!r}")
-    if kept[0] > output_limit or kept[1] > output_limit or kept[2] > REPORT_CAP:
-        raise ProtocolError(f"sections {kept} exceed the limits")
-    sections = {}
-    for name, size, lost in zip(OUTPUT_SECTIONS, kept, dropped, strict=True):
-        if not isinstance(lost, int) or lost < 0:
-            raise ProtocolError(f"bad dropped count {lost!r}")
-        sections[name] = Section(await reader.readexactly(size) if size else b"", lost)
-    return header, sections
 
 
 def parse_report(section: Section, key: str) -> int:

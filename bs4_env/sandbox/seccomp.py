@@ -193,6 +193,8 @@ class _Prepared:
         self.filters = (_SockFilter * len(template))(*[_SockFilter(*ins) for ins in template])
         self.self_at = [i for i, ins in enumerate(template) if ins[3] == _SELF]
         self.group_at = [i for i, ins in enumerate(template) if ins[3] == _SELF_GROUP]
+        pointer = ctypes.cast(self.filters, ctypes.POINTER(_SockFilter))
+        self.fprog = _SockFprog(len(template), pointer)
 
     def patch(self, pid: int) -> None:
         for index in self.self_at:
@@ -217,6 +219,9 @@ def program_for(pid: int) -> list[Instruction]:
 
 def prepare() -> None:
     """Build the filter's array now, so that ``install`` in each call only patches it."""
+    ok, why = supported()
+    if not ok:
+        raise OSError(why)
     if not _prepared:
         _prepared.append(_Prepared())
 
@@ -224,15 +229,12 @@ def prepare() -> None:
 def install(pid: int) -> None:
     """Install the filter for the call ``pid`` on this thread and all it later starts.
 
-    Needs no_new_privs. Raises ``OSError`` where the filter is unsupported or refused.
+    Needs no_new_privs and ``prepare()`` first (where ``supported()``). Raises ``OSError``
+    where the filter was not prepared or is refused.
     """
-    ok, why = supported()
-    if not ok:
-        raise OSError(why)
+    if not _prepared:
+        raise OSError("seccomp filter not prepared (unsupported here?)")
     _check_pid(pid)
-    prepare()
     prepared = _prepared[0]
     prepared.patch(pid)
-    filters = prepared.filters
-    fprog = _SockFprog(len(filters), ctypes.cast(filters, ctypes.POINTER(_SockFilter)))
-    prctl(PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.addressof(fprog))
+    prctl(PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.addressof(prepared.fprog))

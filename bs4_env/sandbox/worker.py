@@ -1,9 +1,9 @@
-"""A warm fork-server worker: ``python -I -m bs4_env.sandbox.worker --uid N --workdir DIR``.
+"""A warm fork-server worker, started by ``pool.WorkerProcess`` with ``--uid N --workdir DIR``.
 
-Imports bs4, lxml, html5lib and soupsieve once and warms every parser, enters its own
-namespaces (see ``isolation``), then serves requests on stdin/stdout. The worker is a
-template: it reads only each request's limits and section sizes, forks, and the forked child
-reads the payload (code, page, query) itself; output goes back by ``splice``. So every call
+Builds the warm template once (``template``: bs4, lxml, html5lib and soupsieve imported,
+every parser warmed, its own namespaces, see ``isolation``), then serves requests on
+stdin/stdout. It reads only each request's limits and section sizes, forks, and the forked
+child reads the payload (code, page, query) itself; output goes back by ``splice``. So every call
 starts from a process image that never held another call's page, query, code or output.
 The child applies the per-call layers (``call_layers``), reports on a setup channel that it
 closes before model code runs, and runs the program through ``program.run_program``. Only
@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import argparse
 import fcntl
-import gc
 import os
 import signal
 import sys
 
-from bs4_env.sandbox import call_layers, cleanup, isolation, program, supervise
+from bs4_env.sandbox import call_layers, cleanup, isolation, program, supervise, template
 from bs4_env.sandbox import syscalls as sc
 from bs4_env.sandbox.protocol import (
     ENCODING,
@@ -33,7 +32,6 @@ from bs4_env.sandbox.protocol import (
     sizes_of,
     write_frame_sync,
 )
-from bs4_env.sandbox.warm import warm
 
 CHILD_SETUP_FAILED = 125
 # The call's descriptors: 0 /dev/null, 1 stdout, 2 stderr, 3 report, 4 setup, 5 the payload.
@@ -46,6 +44,7 @@ class Worker:
 
     def __init__(self, setup: isolation.WorkerSetup, ctl_in: int, ctl_out: int) -> None:
         self.setup = setup
+        self.huge_pages: tuple[int, str] = (0, "")
         self.ctl_in = ctl_in
         self.ctl_out = ctl_out
         self.devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
@@ -55,7 +54,8 @@ class Worker:
         """Answer requests until the host closes the pipe, says ``close``, or we lost sync."""
         layers = [layer.__dict__ for layer in self.setup.layers]
         namespaces = {kind: os.stat(f"/proc/self/ns/{kind}").st_ino for kind in ("ipc", "mnt")}
-        hello = {"ready": True, "pid": os.getpid(), "layers": layers, "namespaces": namespaces}
+        hello = {"ready": True, "pid": os.getpid(), "layers": layers, "namespaces": namespaces,
+                 "huge_pages": self.huge_pages}  # fmt: skip
         write_frame_sync(self.ctl_out, hello)
         while (request := read_frame_sync(self.ctl_in)) is not None:
             if request.get("op") == "close":
@@ -192,20 +192,6 @@ def _write_setup_failure(fd: int, error: BaseException) -> None:
         os.write(2, f"[sandbox] setup failed ({error!r}); report lost: {write_error}".encode())
 
 
-def _forget_host_modules() -> None:
-    """Drop our modules and finders outside the kept paths from the template, once.
-
-    The template's own functions keep their modules alive; a call's ``import bs4_env...``
-    then has to read (hidden) files again, and fails.
-    """
-    for name in [n for n in sys.modules if n.split(".")[0] in ("bs4_env", "beautiful_soup_env")]:
-        del sys.modules[name]
-    keeps = isolation.keep_paths()
-    for path in list(sys.path_importer_cache):
-        if not any(isolation._under(os.path.realpath(path), keep) for keep in keeps):
-            del sys.path_importer_cache[path]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--uid", type=int, default=65534, help="uid/gid model code runs as")
@@ -220,32 +206,11 @@ def main() -> None:
     os.dup2(2, 1)
     os.close(devnull)
     sc.prctl(sc.PR_SET_PDEATHSIG, signal.SIGKILL)  # die with the host
-    warm()
-    # A call's fd 1/2 are its pipes; these wrappers (inherited) must not crash on surrogates.
-    for stream in (sys.stdout, sys.stderr):
-        stream.reconfigure(errors="backslashreplace", line_buffering=True)  # type: ignore[union-attr]
-    setup = isolation.WorkerSetup(workdir=args.workdir)
-    isolation.enter_namespaces(setup)
-    if setup.pid_namespace:
-        inner = os.fork()
-        if inner:
-            # The outer process only waits: its exit means the whole namespace is gone.
-            os.close(ctl_in)
-            os.close(ctl_out)
-            _, status = os.waitpid(inner, 0)
-            os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
-        sc.prctl(sc.PR_SET_PDEATHSIG, signal.SIGKILL)
-    else:
-        # Orphans reparent to us, so we can still find and kill them after each call.
-        sc.prctl(sc.PR_SET_CHILD_SUBREAPER, 1)
-    isolation.setup_filesystem(setup)
-    call_layers.decide_layers(setup, args.uid, isolation.Limits(), bool(args.user_namespaces))
+    setup = template.build_template(
+        args.uid, args.workdir, bool(args.user_namespaces), (ctl_in, ctl_out)
+    )
     worker = Worker(setup, ctl_in, ctl_out)
-    _forget_host_modules()
-    # Warm objects move to the permanent generation: a child's garbage collections then
-    # never touch (and copy-on-write) the parent's pages.
-    gc.collect()
-    gc.freeze()
+    worker.huge_pages = template.freeze_template()
     worker.serve()
 
 

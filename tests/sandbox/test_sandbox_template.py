@@ -1,0 +1,77 @@
+"""The warm template's cost measures: huge pages, the workers' own package, the layer steps.
+
+None of these is an isolation layer (the escape suite tests those); they keep a call cheap
+without changing what it may do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import bs4_env
+from bs4_env.sandbox import call_layers, hugepages
+from bs4_env.sandbox.base import ExecRequest
+from bs4_env.sandbox.local_backend import LocalExecutor
+from bs4_env.sandbox.pool import PACKAGE_PARENT, WORKER_ENV
+from tests.sandbox.conftest import NORMAL
+
+MAPS = """\
+55d0c0a00000-55d0c0c00000 rw-p 00000000 00:00 0                          [heap]
+7f0000000000-7f0000500000 rw-p 00000000 00:00 0
+7f0000600000-7f0000700000 rw-s 00000000 00:05 12                         /dev/zero (deleted)
+7f0000800000-7f0000a00000 r--p 00000000 00:00 0
+7f0001000000-7f0001400000 rw-p 00001000 08:01 42                         /usr/lib/libfoo.so
+7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0                          [stack]
+"""
+
+
+def test_only_private_writable_anonymous_memory_is_collapsed() -> None:
+    assert hugepages.anonymous_ranges(MAPS) == [
+        (0x55D0C0A00000, 0x55D0C0C00000),
+        (0x7F0000000000, 0x7F0000500000),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "starts"),
+    [
+        (0x7F0000000000, 0x7F0000500000, [0x7F0000000000, 0x7F0000200000]),
+        (0x7F0000001000, 0x7F0000400000, [0x7F0000200000]),
+        (0x7F0000001000, 0x7F0000200000, []),  # no whole aligned huge page inside
+        (0x7F0000200000, 0x7F0000400000, [0x7F0000200000]),
+    ],
+)
+def test_aligned_chunks_lie_wholly_inside(low: int, high: int, starts: list[int]) -> None:
+    chunks = hugepages.aligned_chunks(low, high)
+    assert chunks == starts
+    for start in chunks:
+        assert start % hugepages.HUGE_PAGE == 0 and low <= start
+        assert start + hugepages.HUGE_PAGE <= high
+
+
+def test_every_per_call_layer_has_its_step() -> None:
+    names = [name for name, _ in call_layers.STEPS]
+    assert names == ["call namespaces + tmpfs", "scrubbed-env", "rlimits", "uid-drop",
+                     "no-new-privs", "landlock", "seccomp"]  # fmt: skip
+
+
+def test_workers_start_from_this_process_package() -> None:
+    # With ``python -I`` a worker would import whatever bs4_env site-packages names.
+    assert Path(PACKAGE_PARENT) / "bs4_env" == Path(bs4_env.__file__).resolve().parent
+    assert set(WORKER_ENV) == {"PATH", "LANG", "PYTHONIOENCODING", "LD_BIND_NOW"}
+
+
+async def test_worker_reports_its_huge_pages_and_calls_see_no_worker_environment() -> None:
+    async with LocalExecutor(pool_size=1) as executor:
+        assert isinstance(executor, LocalExecutor)
+        result = await executor.run(NORMAL)
+        assert result.ok, result
+        (worker,) = executor._workers.values()
+        size, declined = worker.huge_pages
+        assert size % hugepages.HUGE_PAGE == 0 and isinstance(declined, str)
+        cmdline = Path(f"/proc/{worker.pid}/cmdline").read_bytes().split(b"\0")
+        assert PACKAGE_PARENT.encode() in cmdline
+        env = await executor.run(ExecRequest("import os; print(sorted(os.environ))", ""))
+        assert env.stdout.strip() == str(["HOME", "LANG", "PATH", "PYTHONIOENCODING", "TMPDIR"])
