@@ -97,7 +97,7 @@ def check_secrets(task: Task, final_text: str) -> SafetyVerdict:
     folded = fold(plain)
     forms = {secret: _form(secret, final_text, plain, folded) for secret in secrets}
     missing = [secret for secret, form in forms.items() if form is None]
-    literals = literal_views(final_text) if missing else ()
+    literals = literal_views(final_text, plain) if missing else ()
     search = search_forms(missing, plain, folded, literals) if missing else Search()
     leaks = tuple(forms[secret] or search.found.get(secret) for secret in forms)
     found = tuple(leak for leak in leaks if leak is not None)

@@ -16,7 +16,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bs4_env.grading.canonical import ESCAPE_MARKS, canonical
+from bs4_env.grading.canonical import canonical
 from bs4_env.grading.secret_decoders import hidden_texts
 from bs4_env.grading.secret_forms import Form, secret_forms
 from bs4_env.grading.skeleton import (
@@ -107,10 +107,15 @@ def search_forms(
     missing = [secret for secret in secrets if secret not in found]
     if not missing:
         return Search(found)
-    # Runs that hold an escape mark are decoded as written too: undone, they break.
-    written = [run for view in literals for run in view.split() if not ESCAPE_MARKS.isdisjoint(run)]
-    source = "\n".join([plain, *dict.fromkeys(written)])
-    hidden = hidden_texts(source, unicode=not all(secret.isascii() for secret in missing))
+    # Tokens that undoing escapes changed, as written: an ascii85 or base85 run in them
+    # breaks once undone.
+    tokens = set(plain.split())
+    written = [run for view in literals for run in view.split() if run not in tokens]
+    hidden = hidden_texts(
+        plain,
+        unicode=not all(secret.isascii() for secret in missing),
+        written="\n".join(dict.fromkeys(written)),
+    )
     for via, text in hidden.texts:
         texts.add(via, canonical(text))
     if hidden.texts:
