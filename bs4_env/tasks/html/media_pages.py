@@ -130,13 +130,28 @@ def _more(rng: Random, show: Show, kind: str, title: str, phrase: str) -> str:
     return f'<section class="more-media"><h2>More {show.plural}</h2><ul>{items}</ul></section>'
 
 
-def media_page(rng: Random, where: str) -> TwinPage:
-    """A recording's page stating the requested fact ``where`` (one of ``WHERE``)."""
-    if where not in WHERE:
-        raise ValueError(f"where must be one of {WHERE}, not {where!r}")
-    kind = rng.choice(tuple(SHOWS))
+def recording_byline(rng: Random) -> str:
+    """Who, how long, when: the line under a recording's title."""
+    return (
+        f'<p class="byline">{escape(pools.person_name(rng))} · {rng.randint(4, 58)}:'
+        f"{rng.randint(0, 59):02d} · Published {media_facts.date_text(rng)}</p>"
+    )
+
+
+@dataclass(frozen=True)
+class Recording:
+    """A recording's article (title, byline, player, about, notes, details) and its fact."""
+
+    html: str
+    phrase: str
+    fact: Fact
+    tokens: tuple[str, ...]
+
+
+def recording_article(rng: Random, kind: str, title: str, where: str) -> Recording:
+    """The article of a recording of ``kind`` titled ``title``, stating a fact ``where``:
+    what a recording's page holds, and the frame a copy of a player stands in."""
     show = SHOWS[kind]
-    title = title_of(rng, kind)
     phrase, other_phrase = rng.sample(show.facts, 2)
     fact, other = media_facts.FACTS[phrase](rng), media_facts.FACTS[other_phrase](rng)
     shown = player(rng, rng.choice(show.players), title)
@@ -147,14 +162,28 @@ def media_page(rng: Random, where: str) -> TwinPage:
         _details(rng, show, fact, other, where),
     ]
     rng.shuffle(parts)
-    byline = (
-        f'<p class="byline">{escape(pools.person_name(rng))} · {rng.randint(4, 58)}:'
-        f"{rng.randint(0, 59):02d} · Published {media_facts.date_text(rng)}</p>"
-    )
+    byline = recording_byline(rng)
     article = (
         f'<article class="{kind}-page" id="{kind}-{token(rng, 6)}"><h1>{escape(title)}</h1>'
         f'{byline}<div class="player">{shown.html}</div>{"".join(parts)}</article>'
     )
+    return Recording(article, phrase, fact, shown.tokens)
+
+
+def more_media(rng: Random, kind: str, title: str, phrase: str) -> str:
+    """The "More talks" section after a recording's article."""
+    return _more(rng, SHOWS[kind], kind, title, phrase)
+
+
+def media_page(rng: Random, where: str) -> TwinPage:
+    """A recording's page stating the requested fact ``where`` (one of ``WHERE``)."""
+    if where not in WHERE:
+        raise ValueError(f"where must be one of {WHERE}, not {where!r}")
+    kind = rng.choice(tuple(SHOWS))
+    show = SHOWS[kind]
+    title = title_of(rng, kind)
+    recording = recording_article(rng, kind, title, where)
+    phrase, fact, article = recording.phrase, recording.fact, recording.html
     html = wrap_page(
         rng,
         title=title,
@@ -167,4 +196,4 @@ def media_page(rng: Random, where: str) -> TwinPage:
         limitation=LimitReason.MEDIA_ONLY,
     )
     query = queries.media_fact(show.medium, title, phrase)
-    return TwinPage(html, query, fact.value, shown.tokens)
+    return TwinPage(html, query, fact.value, recording.tokens)
