@@ -7,7 +7,8 @@ shows what a leak would look like. Then the "abstain when a signature element is
 policy against the reference policy on the bench, the element finder (can the blocker be
 found among a page's candidate elements by their own surface?) against chance, the same
 finder with context features (ancestors, siblings, frame title and its years) and the
-always-abstain policy citing its top candidate over the bench, and the request templates with the largest limitation share. Needs the dev extra (scikit-learn).
+always-abstain policy citing its top candidate over the bench, and the request templates
+with the largest limitation share. Needs the dev extra (scikit-learn).
 """
 
 from __future__ import annotations
