@@ -54,6 +54,22 @@ def _fresh(rng: Random, draw: Callable[[Random], str], page: str) -> str:
     raise ValueError("every name the pool draws is on the page already")
 
 
+# How a main region shows that it holds a subject's frame (the requested one's or a decoy's).
+_MARKS = {
+    "price": 'class="price-box"',
+    "phone number": 'class="store-contact"',
+    "table": 'class="table-block"',
+    "listing": 'class="listing"',
+}
+
+
+def _subject(rng: Random, choices: tuple[str, ...], page: str) -> str:
+    """One of ``choices``, among those whose frames ``page`` holds if any: a blocker stands
+    in the page's own kind of frame, beside decoys of that kind, and so do its copies."""
+    present = tuple(subject for subject in choices if _MARKS[subject] in page)
+    return rng.choice(present or choices)
+
+
 def frame(rng: Random, subject: str, inner: str, page: str, caption: str | None = None) -> str:
     """``inner`` in the frame a requested ``subject`` stands in, drawn by the same builder
     (``slots``, ``slot_tables``, ``media_pages``) with a title from the same pool that the
@@ -89,13 +105,13 @@ def _framed(rng: Random, subject: str, inner: str, page: str, caption: str | Non
 
 def bot_check(rng: Random, page: str) -> Copy:
     """As ``bot_wall``: a challenge standing in for a price, phone, table or listing."""
-    subject = rng.choice(("price", "phone number", "table", "listing"))
+    subject = _subject(rng, ("price", "phone number", "table", "listing"), page)
     return _framed(rng, subject, walls.challenge(rng, subject, blocking=True).html, page)
 
 
 def sign_in_gate(rng: Random, page: str) -> Copy:
     """As ``login_required``: a sign-in gate standing in for a price or phone number."""
-    subject = rng.choice(("price", "phone number"))
+    subject = _subject(rng, ("price", "phone number"), page)
     blur = rng.random() < 0.6
     return _framed(rng, subject, walls.sign_in_gate(rng, subject, True, blur).html, page)
 
@@ -104,7 +120,7 @@ def canvas(rng: Random, page: str) -> Copy:
     """As ``canvas_text``: a price canvas, or a chart of a table, drawn from an endpoint."""
     from bs4_env.tasks.html import canvas_slots
 
-    if rng.random() < 0.5:
+    if _subject(rng, ("price", "table"), page) == "price":
         return _framed(rng, "price", canvas_slots.price_canvas(rng, None)[0], page)
     caption = tb.page_caption(rng, page)
     chart = canvas_slots.chart_canvas(rng, caption, None)[0]
@@ -116,7 +132,7 @@ def scrambled_font(rng: Random, page: str) -> Copy:
     its ``<style>`` in the head or among the main sections."""
     from bs4_env.tasks.html import articles, glyph_fonts
 
-    if rng.random() < 0.5:
+    if _subject(rng, ("price", "phone number"), page) == "price":
         subject, text = "price", listing.price_style(rng)(listing.cents(rng, 8, 900))
     else:
         subject, text = "phone", articles.phone_number(rng)
@@ -129,7 +145,7 @@ def result_form(rng: Random, page: str) -> Copy:
     """As ``form_submission``: a filter form above an empty results box."""
     from bs4_env.tasks.html import lookalikes, result_forms
 
-    subject = rng.choice(("table", "listing"))
+    subject = _subject(rng, ("table", "listing"), page)
     form = result_forms.result_form(rng, subject)
     hint = f'<p class="results-hint">{rng.choice(lookalikes.EMPTY_HINTS)}</p>'
     return _framed(rng, subject, form.form + form.box(hint), page)
@@ -139,7 +155,7 @@ def text_image(rng: Random, page: str) -> Copy:
     """As ``image_text``: a phone number or a table published as an image."""
     from bs4_env.tasks.html import text_images
 
-    if rng.random() < 0.5:
+    if _subject(rng, ("phone number", "table"), page) == "phone number":
         return _framed(rng, "phone number", text_images.phone_image(rng, None)[0], page)
     caption = tb.page_caption(rng, page)
     image = text_images.table_image(rng, caption, None)[0]
@@ -165,7 +181,7 @@ def mount(rng: Random, page: str) -> Copy:
     in the head or among the main sections."""
     from bs4_env.tasks.html import mounts
 
-    subject = rng.choice(("table", "price", "listing"))
+    subject = _subject(rng, ("table", "price", "listing"), page)
     node = mounts.mount(rng, subject)
     slot = node.node(None, spinner=rng.random() < 0.75) + mounts.noscript(subject)
     return Copy(frame(rng, subject, slot, page), node.scripts(), in_head=rng.random() < 0.5)
