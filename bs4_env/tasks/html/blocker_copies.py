@@ -10,7 +10,8 @@ subjects in the same shares, always in the main region. Each copy stands in the 
 requested subject stands in, drawn by the same builder from the same pools (issue 39): a
 product's featured article and price box (``div.price-box < div.summary < article``), a
 store's contact section, a table block whose caption is worded like the page's tables and
-of their year, a listing section, a recording's article; its name is one the main region
+of their year, a listing section, a recording's article; of the page's own kind when the main region
+shows one (a blocker stands beside decoys of its kind); its name is one the main region
 does not hold, so no request names a copy. Parts a blocking page puts among its main
 sections or in its head (a font's ``<style>``, a renderer's scripts) go there for a copy as
 often. A copy blocks only its own frame, so a page stays solvable or keeps its one blocker;
