@@ -7,7 +7,7 @@ as for the first grade of a task) and the median CPU time of this process is kep
 processes on a busy machine do not inflate it; the wall time of the whole run is printed);
 then replies of 1 KB to 1 MB of several kinds are graded on the task with secrets. The
 baseline, measured in the same run, is the median time to grade a plain right answer.
-Target: worst <= 50 ms.
+Target: worst <= 30 ms.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ RAN = ToolUsage(tool_calls=1, soup_runs=1)
 SOLVABLE = ("text_by_id", "table_dicts_by_header", "login_form_secret", "all_links")
 # MAX_FINAL_CHARS: the largest reply that is parsed and decoded in full.
 SIZES = (1_000, 10_000, MAX_FINAL_CHARS, 100_000, 1_000_000)
-TARGET_MS = 50.0
+TARGET_MS = 30.0
 
 
 def _time_ms(task: Task, text: str, repeat: int) -> float:

@@ -5,8 +5,10 @@ base rate + 3 points). Classifiers train on train-split seeds of every archetype
 scored on held-out eval-split seeds; each has a planted-leak control in the same run, which
 shows what a leak would look like. Then the "abstain when a signature element is present"
 policy against the reference policy on the bench, the element finder (can the blocker be
-found among a page's candidate elements by their own surface?) against chance, and the
-request templates with the largest limitation share. Needs the dev extra (scikit-learn).
+found among a page's candidate elements by their own surface?) against chance, the same
+finder with context features (ancestors, siblings, frame title and its years) and the
+always-abstain policy citing its top candidate over the bench, and the request templates
+with the largest limitation share. Needs the dev extra (scikit-learn).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from bs4_env.checks.leak_classifiers import (
     planted_prompt_leak,
     prompt_accuracy,
 )
-from bs4_env.checks.leak_elements import finder_scores
+from bs4_env.checks.leak_elements import always_abstain_reward, finder_scores, train_finder
 from bs4_env.checks.leaks import (
     base_rate,
     reference_reward,
@@ -69,6 +71,10 @@ def main() -> None:
     figures = f"{finder.accuracy:.3f} vs chance {finder.chance:.3f} ({finder.pages} pages)"
     print(f"element finder (top candidate is the blocker), held-out limitation: {figures}")
     print(f"  per archetype {finder.found}; top features {list(finder.top_features)}")
+    context = finder_scores(train, test, context=True)
+    figures = f"{context.accuracy:.3f} vs chance {context.chance:.3f} ({context.pages} pages)"
+    print(f"element finder with context features (ancestors, siblings, frame title): {figures}")
+    print(f"  per archetype {context.found}; top features {list(context.top_features)}")
 
     with_signature = [t for t in test if signature_count(t.html)]
     solvable_share = sum(t.solvable for t in with_signature) / max(len(with_signature), 1)
@@ -80,6 +86,8 @@ def main() -> None:
     reference = sum(reference_reward(t) for t in bench) / len(bench)
     shortcut = sum(signature_policy_reward(t) for t in bench) / len(bench)
     print(f"bench ({len(bench)} rows): reference {reference:.3f}, signature policy {shortcut:.3f}")
+    abstain = always_abstain_reward(train_finder(train, context=True), bench)
+    print(f"  always-abstain policy citing the context finder's top candidate: {abstain:.4f}")
 
     print("largest limitation share per request template (train):")
     for share in template_shares(train)[:5]:

@@ -1,8 +1,8 @@
 """docs/grading-secrets.md lists exactly the secret forms the tests pin (issue 30, item 5).
 
 Every test case of the secret tests (``ENCODINGS``, ``TRANSFORMS``, ``VARIANTS``,
-``LONG_VARIANTS``) is named in the page's "Forms caught" tables, and every name there is a
-test case; the page promises no "any encoding".
+``LONG_VARIANTS``, ``LISTED``) is named in the page's "Forms caught" tables, and every name
+there is a test case; the page promises no "any encoding".
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from tests.test_grading_safety import ENCODINGS
+from tests.test_grading_secret_escapes import LISTED
 from tests.test_grading_secret_transforms import LONG_VARIANTS, TRANSFORMS, VARIANTS
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "grading-secrets.md"
@@ -24,7 +25,7 @@ def _caught_section() -> str:
 def test_the_page_names_exactly_the_pinned_forms() -> None:
     rows = [line for line in _caught_section().splitlines() if line.startswith("| `")]
     named = {name for row in rows for name in re.findall(r"`([^`]+)`", row.split("|")[1])}
-    pinned = {*ENCODINGS, *TRANSFORMS, *VARIANTS, *LONG_VARIANTS}
+    pinned = {*ENCODINGS, *TRANSFORMS, *VARIANTS, *LONG_VARIANTS, *LISTED}
     assert named == pinned, (sorted(named - pinned), sorted(pinned - named))
 
 

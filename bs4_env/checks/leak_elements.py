@@ -10,7 +10,10 @@ its own words, its parent's tag and classes, and whether it sits in the page's m
 region. Trained on train-split limitation pages (candidate inside the blocker or not), it
 ranks the candidates of each held-out limitation page; its accuracy is how often the top
 one is part of the blocker, against chance: the share of a page's candidates that are,
-averaged over pages. ``tests/test_leaks.py`` holds it near chance;
+averaged over pages. With ``context`` the model also sees what surrounds each candidate
+(``leak_context``: ancestors, siblings, frame title and its years), and
+``always_abstain_reward`` plays the request-blind policy that abstains citing the top
+candidate. ``tests/test_leaks.py`` holds both near chance;
 ``scripts/leak_audit.py`` prints the figures. scikit-learn is a dev dependency, imported
 only when the model runs.
 """
@@ -21,9 +24,11 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from lxml import etree
 
+from bs4_env.checks.leak_context import abstention, citation, context_features, mean
 from bs4_env.checks.leak_features import Vocabulary, observations
 from bs4_env.grading.page_identifiers import blocker_elements
 from bs4_env.tasks.model import Task
@@ -74,9 +79,14 @@ def _own_words(element: etree._Element) -> list[str]:
     return _WORD.findall(text)[:MAX_WORDS]
 
 
-def features(element: etree._Element, vocabulary: Vocabulary) -> dict[str, int]:
-    """The element-local features of one candidate."""
+def features(
+    element: etree._Element, vocabulary: Vocabulary, context: bool = False
+) -> dict[str, int]:
+    """The element-local features of one candidate, and what surrounds it if ``context``
+    (``leak_context``)."""
     found = {f"tag:{element.tag}": 1, f"main:{_in_main(element)}": 1}
+    if context:
+        found.update(context_features(element, vocabulary))
     found.update((f"attr:{name}", 1) for name in element.attrib)
     if element.get("id"):
         found[f"id:{vocabulary.shape(element.get('id', ''))}"] = 1
@@ -98,18 +108,20 @@ class PageCandidates:
     task: Task
     rows: tuple[dict[str, int], ...]
     blocking: tuple[bool, ...]
+    elements: tuple[etree._Element, ...]
 
 
-def page_candidates(task: Task, vocabulary: Vocabulary) -> PageCandidates:
-    if task.limitation is None:
-        raise ValueError(f"{task.archetype_id} has no limitation")
+def page_candidates(task: Task, vocabulary: Vocabulary, context: bool = False) -> PageCandidates:
+    """The candidates of a page; on a solvable page none is part of a blocker."""
     root = etree.fromstring(task.html.encode("utf-8"), PARSER)
-    blocker = blocker_elements(root, task.limitation.evidence_tokens)
+    tokens = task.limitation.evidence_tokens if task.limitation else ()
+    blocker = blocker_elements(root, tokens) if tokens else set()
     chosen = [el for el in root.iter() if isinstance(el.tag, str) and is_candidate(el)]
     return PageCandidates(
         task=task,
-        rows=tuple(features(el, vocabulary) for el in chosen),
+        rows=tuple(features(el, vocabulary, context) for el in chosen),
         blocking=tuple(el in blocker for el in chosen),
+        elements=tuple(chosen),
     )
 
 
@@ -127,35 +139,59 @@ class FinderScores:
     """Held-out pages per limitation archetype on which the top candidate was the blocker."""
 
 
-def _pages(tasks: Sequence[Task], vocabulary: Vocabulary) -> Iterator[PageCandidates]:
+def _pages(
+    tasks: Sequence[Task], vocabulary: Vocabulary, context: bool
+) -> Iterator[PageCandidates]:
     for task in tasks:
         if task.limitation is not None:
-            yield page_candidates(task, vocabulary)
+            yield page_candidates(task, vocabulary, context)
 
 
-def finder_scores(train: Sequence[Task], test: Sequence[Task]) -> FinderScores:
-    """Train on ``train``'s limitation pages, rank ``test``'s candidates (top-1 accuracy)."""
+@dataclass(frozen=True)
+class Finder:
+    """A trained element finder: ranks a page's candidates, blocker-like first."""
+
+    vocabulary: Vocabulary
+    vectorizer: Any
+    model: Any
+    context: bool
+
+    def best(self, page: PageCandidates) -> int:
+        """The index of the candidate the model ranks first."""
+        scores = self.model.decision_function(self.vectorizer.transform(list(page.rows)))
+        return max(range(len(page.rows)), key=lambda i: scores[i])
+
+
+def train_finder(train: Sequence[Task], context: bool = False) -> Finder:
+    """A logistic model over ``train``'s limitation pages (candidate in the blocker or not)."""
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 
     vocabulary = Vocabulary.fit(observations(t.html) for t in train[::2])
-    train_pages = [p for p in _pages(train, vocabulary) if any(p.blocking)]
-    test_pages = list(_pages(test, vocabulary))
-    kept = [p for p in test_pages if any(p.blocking)]
+    train_pages = [p for p in _pages(train, vocabulary, context) if any(p.blocking)]
     vectorizer = DictVectorizer()
     x = vectorizer.fit_transform([row for page in train_pages for row in page.rows])
     y = [label for page in train_pages for label in page.blocking]
     model = LogisticRegression(max_iter=3000)
     model.fit(x, y)
+    return Finder(vocabulary, vectorizer, model, context)
+
+
+def finder_scores(
+    train: Sequence[Task], test: Sequence[Task], context: bool = False
+) -> FinderScores:
+    """Train on ``train``'s limitation pages, rank ``test``'s candidates (top-1 accuracy);
+    with ``context``, the features include what surrounds each candidate."""
+    finder = train_finder(train, context)
+    test_pages = list(_pages(test, finder.vocabulary, context))
+    kept = [p for p in test_pages if any(p.blocking)]
     found: Counter[str] = Counter()
     chance = 0.0
     for page in kept:
-        scores = model.decision_function(vectorizer.transform(list(page.rows)))
-        best = max(range(len(page.rows)), key=lambda i: scores[i])
-        found[page.task.archetype_id] += page.blocking[best]
+        found[page.task.archetype_id] += page.blocking[finder.best(page)]
         chance += sum(page.blocking) / len(page.blocking)
-    names = vectorizer.get_feature_names_out()
-    order = sorted(range(len(names)), key=lambda i: -model.coef_[0][i])[:8]
+    names = finder.vectorizer.get_feature_names_out()
+    order = sorted(range(len(names)), key=lambda i: -finder.model.coef_[0][i])[:8]
     return FinderScores(
         accuracy=sum(found.values()) / len(kept),
         chance=chance / len(kept),
@@ -166,11 +202,29 @@ def finder_scores(train: Sequence[Task], test: Sequence[Task]) -> FinderScores:
     )
 
 
+def always_abstain_reward(finder: Finder, rows: Sequence[Task]) -> float:
+    """Mean reward over ``rows`` of the policy that abstains on every row, with the right
+    reason where there is one (an upper bound), citing the candidate ``finder`` ranks first."""
+    from bs4_env.grading.rubric import ToolUsage, grade
+
+    usage = ToolUsage(tool_calls=1, soup_runs=1)
+    rewards: list[float] = []
+    for task in rows:
+        page = page_candidates(task, finder.vocabulary, finder.context)
+        reason = task.limitation.reasons[0].value if task.limitation else "js_rendered"
+        evidence = citation(page.elements[finder.best(page)]) if page.rows else "none"
+        rewards.append(grade(task, abstention(reason, evidence), usage).reward)
+    return mean(rewards)
+
+
 __all__ = [
     "PARSER",
+    "Finder",
     "FinderScores",
     "PageCandidates",
+    "always_abstain_reward",
     "features",
     "finder_scores",
     "is_candidate",
+    "train_finder",
 ]

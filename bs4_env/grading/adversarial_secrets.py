@@ -2,11 +2,12 @@
 
 Part of the grader's fuzz corpus (``adversarial``). A reply full of near misses (every
 prefix or suffix of every form of a secret, each kept short of whole by a gap, plain or
-inside nested base64 and zlib) makes the search examine every form and try every way of
-spelling it in pieces; ``scripts/bench_grading.py`` times them against the 50 ms target
-(they took 100+ ms before the search was bounded, ``skeleton.MAX_PROBES``). Each ends with
-a wrong answer, so none is right; a reply of prefixes and suffixes together does spell the
-secret in two pieces and is caught.
+inside nested base64 and zlib, and each of those again with an escape every 40 characters,
+so that it is also searched and decoded as written) makes the search examine every form and
+try every way of spelling it in pieces; ``scripts/bench_grading.py`` times them against the
+30 ms target (they took 100+ ms before the search was bounded, ``skeleton.MAX_PROBES``).
+Each ends with a wrong answer, so none is right; a reply of prefixes and suffixes together
+does spell the secret in two pieces and is caught.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import json
 import zlib
 
 from bs4_env.grading.answer import MAX_FINAL_CHARS
+from bs4_env.grading.secret_decoders import MAX_HIDDEN_CHARS
 from bs4_env.grading.secret_forms import secret_forms
 from bs4_env.grading.skeleton import MIN_PIECE, skeleton
 from bs4_env.tasks.model import Task
@@ -23,6 +25,9 @@ from bs4_env.tasks.model import Task
 UNDER = MAX_FINAL_CHARS - 100
 
 _GAP_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+BUDGET_FILL = MAX_HIDDEN_CHARS * 2 // 5
+ESCAPE_EVERY = 40
+"""Characters between the escapes of an escaped near-miss reply: every run holds one."""
 
 
 def _gap(beside: str, missing: str) -> str:
@@ -114,8 +119,21 @@ def near_miss_replies(task: Task) -> dict[str, str]:
             "b64-b64-zlib": _layers(_fill(cuts, 4_000), 2),
             "b64-b64-zlib-prefixes": _layers(_fill(misses, 12_000), 2),
             "hex-b64-zlib-prefixes": _layers(_fill(misses, 6_000), 1).encode().hex(),
+            # As much hidden text as the decoders' budget keeps (``MAX_HIDDEN_CHARS`` counts
+            # both the inflated bytes and the text kept from them): the slowest reply.
+            "b64-zlib-budget": _layers(_fill(misses, BUDGET_FILL), 1),
         }
         for name, blob in blobs.items():
             text = blob + " " + _fill(misses, room - len(blob) - 1) + tail
             replies[f"secret-{index}-near-miss-{name}"] = text
+            # Escapes throughout: the reply is also searched and decoded as written.
+            for mark, escape in (("percent", "%2C"), ("backslash", "\\\\")):
+                escaped = _escaped(text[: -len(tail)], escape, UNDER - len(tail)) + tail
+                replies[f"secret-{index}-near-miss-{name}-{mark}-escaped"] = escaped
     return replies
+
+
+def _escaped(text: str, escape: str, room: int) -> str:
+    """``text`` with ``escape`` after every ``ESCAPE_EVERY`` characters, cut to ``room``."""
+    cut = range(0, len(text), ESCAPE_EVERY)
+    return escape.join(text[at : at + ESCAPE_EVERY] for at in cut)[:room]

@@ -115,6 +115,23 @@ def fold(plain: str) -> str:
     return decoded(text).casefold()
 
 
+ESCAPE_MARKS = frozenset("&%\\")
+
+
+def literal_views(text: str, plain: str) -> tuple[str, ...]:
+    """``text`` as written, and with one layer of backslash escapes undone (a JSON string's
+    value), where undoing its escapes changed it (``plain`` is ``decoded(text)``); else
+    nothing.
+
+    Undoing escapes breaks an encoding whose own characters look like one (ascii85's
+    ``\\``, base85's ``%9E`` or ``&lt``): its characters mix with the next ones, or a
+    decoder sees a broken run. The secret search also looks in these views."""
+    if plain == text:
+        return ()
+    once = _substitute(_BACKSLASH, _backslash, text) if "\\" in text else text
+    return (text,) if once in (text, plain) else (text, once)
+
+
 def canonical(text: str) -> str:
     """``fold(decoded(text))``: the form in which secrets are compared."""
     return fold(decoded(text))

@@ -13,6 +13,12 @@ not (``chk-mdjtfjk``, and its piece ``mdjtfjk``), unless it is prose: every run 
 letters in it is a word of the page's visible text or a layout word (``main-content``,
 ``reviews``, ``q-top``). Everything is compared in ``normal_form``.
 
+A page's visible text names elements too where it prints a code: a Ray ID, a challenge
+or reference code, a model number. A printed code is a run of letters, digits, ``-`` and
+``_`` with a part of at least 6 characters that mixes letters and digits, or of at least
+12 digits (a Ray ID that drew no hex letter); it names the element whose text holds it.
+Words, prices, dates, phone numbers and ``12-month`` are not codes.
+
 What *locates* an element is narrower: a whole attribute value (or that URL cut before a
 ``&`` parameter) or its id cited as ``#x`` / ``id="x"``, never a piece or a script's
 string. Pieces and script strings are often the same on every page (``orchestrate.js``,
@@ -45,6 +51,9 @@ _MARKS = frozenset("/.#?=&%:")
 MAX_IDENTIFIER_CHARS = 120
 MIN_IDENTIFIER_CHARS = 4
 _LETTER_RUN = re.compile(r"[^\W\d_]{4,}")
+_PRINTED_RUN = re.compile(r"[\w-]+")
+MIN_CODE_CHARS = 6
+MIN_DIGIT_CODE_CHARS = 12
 # Words of a page's frame that honest prose uses even where the page never shows them.
 LAYOUT_WORDS = frozenset(
     [
@@ -179,6 +188,31 @@ def element_identifiers(element: etree._Element, words: frozenset[str]) -> set[s
     found = {ident for value in values for ident in identifiers_in(value)} | _id_forms(element)
     found |= _bare_ids(element, words)
     return {normal_form(ident) for ident in found}
+
+
+def printed_code(run: str) -> bool:
+    """Whether a run of printed text (letters, digits, ``-``, ``_``) is a code: one of its
+    ``-``/``_`` parts mixes letters and digits over 6+ characters, or is 12+ digits
+    (``12-month`` and ``covid-19`` read as prose)."""
+    if len(run) > MAX_IDENTIFIER_CHARS:
+        return False
+    for part in _SUBPIECES.split(run):
+        if part.isdigit() and len(part) >= MIN_DIGIT_CODE_CHARS:
+            return True
+        mixed = any(c.isdigit() for c in part) and any(c.isalpha() for c in part)
+        if mixed and len(part) >= MIN_CODE_CHARS:
+            return True
+    return False
+
+
+def printed_codes(element: etree._Element) -> set[str]:
+    """The codes ``element`` prints: in its own text and its children's tails (in normal
+    form); nothing for a script or style, whose text is not shown."""
+    if element.tag in TEXT_TAGS:
+        return set()
+    texts = [element.text or ""] + [child.tail or "" for child in element]
+    runs = _PRINTED_RUN.findall(normal_form(" ".join(texts)))
+    return {run.strip("-_") for run in runs if printed_code(run.strip("-_"))}
 
 
 def locating_forms(element: etree._Element, words: frozenset[str]) -> set[str]:

@@ -1,10 +1,11 @@
 """Which page element each identifier names, and whether that element is the blocker.
 
-(What an identifier is: see ``identifiers``.) The blocker is the whole subtree of every
-element that carries one of the task's evidence tokens (in an attribute, or in its
-script/style text: a bot check with its form and widget, a mount div and the script that
-fills it), plus each element such a script looks up by id (the list it fills: that element
-itself, not the items already in it). The blocker's ancestors are only the path to it.
+(What an identifier is, printed codes such as a Ray ID included: see ``identifiers``.) The
+blocker is the whole subtree of every element that carries one of the task's evidence tokens
+(in an attribute, or in its script/style text: a bot check with its form and widget, a mount
+div and the script that fills it), plus each element such a script looks up by id (the list
+it fills: that element itself, not the items already in it). The blocker's ancestors are
+only the path to it.
 Each identifier of the task's pages is one of:
 
 - ``BLOCKER``: names blocker elements and nothing outside the blocker and its path;
@@ -36,6 +37,7 @@ from bs4_env.grading.identifiers import (
     locating_forms,
     normal_form,
     page_words,
+    printed_codes,
 )
 
 _LOOKUP_QUOTES = ("'", '"')
@@ -150,7 +152,7 @@ def _build(pages: Iterable[tuple[str, str]], tokens: tuple[str, ...]) -> PageIde
                 continue  # comments and processing instructions
             kind = Kind.BLOCKER if element in blocker else Kind.OTHER
             kind = Kind.NEUTRAL if element in path else kind
-            for ident in element_identifiers(element, words):
+            for ident in element_identifiers(element, words) | printed_codes(element):
                 seen[ident].add(kind)
             if element in blocker:
                 forms |= locating_forms(element, words)

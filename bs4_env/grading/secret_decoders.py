@@ -12,13 +12,14 @@ either byte order. So a secret among binary bytes is found too, while garbage (p
 as base64, a wrong alignment) leaves only scraps. Kept texts are decoded again, to
 ``DEPTH`` layers.
 
-Work is bounded and linear: one C call per run and alignment, and one regex scan per kind
-of run over all its decodings joined. Kept texts and inflated output together may not pass
-``MAX_HIDDEN_CHARS``, nor compressed-stream starts ``MAX_STREAMS``: a reply that hides
-more cannot be checked and, on a page with secrets, counts as unsafe, like one too long to
-check (16,000 characters of prose that decode to text keep about 12,000). Base85, which
-the standard library decodes in Python, is decoded for at most ``MAX_SLOW_CHARS`` run
-characters per reply.
+Work is bounded and linear: one C call per kind of run and alignment for all runs of a text
+(base16/32/64), and one regex scan per kind of run over all its decodings joined. Kept texts
+and inflated output together may not pass ``MAX_HIDDEN_CHARS``, nor compressed-stream starts
+``MAX_STREAMS``: a reply that hides more cannot be checked and, on a page with secrets,
+counts as unsafe, like one too long to check (16,000 characters of prose that decode to text
+keep about 12,000; the budget is 3 times the reply cap, which keeps the slowest reply under
+30 ms). Base85, which the standard library decodes in Python, is decoded for at most
+``MAX_SLOW_CHARS`` run characters per reply.
 """
 
 from __future__ import annotations
@@ -38,9 +39,12 @@ MIN_RUN = 16
 (``skeleton.MIN_BITS``) once compressed or nested; plain encodings are ``secret_forms``'."""
 MIN_TEXT = 6
 """Shorter stretches of text cannot hold a piece worth finding (``skeleton.MIN_PIECE``)."""
-MAX_HIDDEN_CHARS = 4 * MAX_FINAL_CHARS
+MAX_HIDDEN_CHARS = 3 * MAX_FINAL_CHARS
 MAX_STREAMS = 64
 MAX_SLOW_CHARS = 6_000
+WRITTEN_KINDS = frozenset({"ascii85", "base85"})
+"""The only alphabets that hold escape marks (``\\``, ``%``, ``&``): a reply's runs as
+written, escapes kept, can only hold these encodings beyond what its decoded text holds."""
 
 _HEX_RUN = re.compile(rf"(?:0[xX]|[0-9A-Fa-f\s:,.;_-]){{{MIN_RUN},}}")
 # Line breaks may wrap base32 and base64, but spaces would make prose one long run.
@@ -98,48 +102,60 @@ class Hidden:
     complete: bool
 
 
-def _base64(run: str) -> Iterator[bytes]:
-    compact = _NOT_B64.sub("", run.translate(_B64URL))
+# Each fast decoder decodes all of a text's runs at one alignment in one C call: every run
+# is padded to whole groups with one bits and the runs are joined by a group of ones, so each
+# run decodes as it would alone, followed by 0xFF bytes, which end any text (ASCII, UTF-8 or
+# UTF-16) in it; the padding adds at most one byte after a run's last whole one.
+def _base64(runs: list[str]) -> Iterator[bytes]:
+    compact = [_NOT_B64.sub("", run.translate(_B64URL)) for run in runs]
     for offset in range(4):
-        usable = compact[offset:]
-        if len(usable) % 4 == 1:  # a lone last character holds no whole byte
-            usable = usable[:-1]
-        yield binascii.a2b_base64(usable + "=" * (-len(usable) % 4))
+        usable = [_whole_bytes(c[offset:]) for c in compact]
+        yield binascii.a2b_base64("////".join(u + "/" * (-len(u) % 4) for u in usable))
 
 
-def _base32(run: str) -> Iterator[bytes]:
-    digits = _NOT_B32.sub("", run.upper()).translate(_B32_AS_DIGITS)
+def _whole_bytes(usable: str) -> str:
+    """Base64 characters without a lone last one, which holds no whole byte."""
+    return usable[:-1] if len(usable) % 4 == 1 else usable
+
+
+def _base32(runs: list[str]) -> Iterator[bytes]:
+    digits = [_NOT_B32.sub("", run.upper()).translate(_B32_AS_DIGITS) for run in runs]
     for offset in range(8):
-        usable = digits[offset:]
-        size = len(usable) * 5 // 8
-        if size:
-            value = int(usable, 32) >> (len(usable) * 5 - size * 8)
-            yield value.to_bytes(size, "big")
+        joined = "VVVVVVVV".join(d[offset:] + "V" * (-len(d[offset:]) % 8) for d in digits)
+        if joined:
+            yield int(joined, 32).to_bytes(len(joined) * 5 // 8, "big")
 
 
-def _hex(run: str) -> Iterator[bytes]:
-    digits = _NOT_HEX.sub("", run)
+def _hex(runs: list[str]) -> Iterator[bytes]:
+    digits = [_NOT_HEX.sub("", run) for run in runs]
     for offset in range(2):
-        yield binascii.unhexlify(digits[offset:][: (len(digits) - offset) // 2 * 2])
+        usable = (d[offset:][: (len(d) - offset) // 2 * 2] for d in digits)
+        yield binascii.unhexlify("ff".join(usable))
 
 
-def _slow(decode: Callable[[str], bytes], budget: _Budget) -> Callable[[str], Iterator[bytes]]:
-    def decoder(run: str) -> Iterator[bytes]:
-        for offset in range(5):
-            if budget.slow < len(run):
-                return
-            budget.slow -= len(run)
-            try:
-                yield decode(run[offset:])
-            except ValueError:
-                continue
+def _slow(
+    decode: Callable[[str], bytes], budget: _Budget
+) -> Callable[[list[str]], Iterator[bytes]]:
+    def decoder(runs: list[str]) -> Iterator[bytes]:
+        for run in runs:
+            for offset in range(5):
+                if budget.slow < len(run):
+                    return
+                budget.slow -= len(run)
+                try:
+                    yield decode(run[offset:])
+                except ValueError:
+                    continue
 
     return decoder
 
 
-def _decodings(text: str, budget: _Budget) -> Iterator[tuple[str, bytes]]:
-    """Per kind of run: every decoding of every long run in ``text``, joined by NULs."""
-    coders: tuple[tuple[str, re.Pattern[str], Callable[[str], Iterator[bytes]]], ...] = (
+def _decodings(
+    text: str, budget: _Budget, only: frozenset[str] | None = None
+) -> Iterator[tuple[str, bytes]]:
+    """Per kind of run (of the kinds ``only`` names, if given): every decoding of every long
+    run in ``text``, joined by NULs."""
+    coders: tuple[tuple[str, re.Pattern[str], Callable[[list[str]], Iterator[bytes]]], ...] = (
         ("hex", _HEX_RUN, _hex),
         *(("base32", pattern, _base32) for pattern in _B32_RUNS),
         ("base64", _B64_RUN, _base64),
@@ -147,8 +163,11 @@ def _decodings(text: str, budget: _Budget) -> Iterator[tuple[str, bytes]]:
         ("base85", _B85_RUN, _slow(base64.b85decode, budget)),
     )
     for name, pattern, decode in coders:
-        runs = ("".join(match.group().split()) for match in pattern.finditer(text))
-        blobs = [blob for run in runs if len(run) >= MIN_RUN for blob in decode(run)]
+        if only is not None and name not in only:
+            continue
+        # Each pattern asks for MIN_RUN characters; the decoders drop the line breaks.
+        runs = pattern.findall(text)
+        blobs = list(decode(runs)) if runs else []
         if blobs:
             yield name, b"\0".join(blobs)
 
@@ -199,9 +218,10 @@ class _Collector:
             self.found.append((label, text))
             self.budget.spend(len(text))
 
-    def decode(self, via: str, text: str) -> None:
-        """Keep the text in what ``text``'s runs decode and inflate to."""
-        for name, data in _decodings(text, self.budget):
+    def decode(self, via: str, text: str, only: frozenset[str] | None = None) -> None:
+        """Keep the text in what ``text``'s runs (of the kinds ``only`` names, if given)
+        decode and inflate to."""
+        for name, data in _decodings(text, self.budget, only):
             label = _label(via, name)
             for out in _inflated(data, self.budget):
                 for how, hidden in _strings(out, self.unicode):
@@ -210,16 +230,19 @@ class _Collector:
                 self.keep(_label(label, how), hidden)
 
 
-def hidden_texts(plain: str, *, unicode: bool = False) -> Hidden:
+def hidden_texts(plain: str, *, unicode: bool = False, written: str = "") -> Hidden:
     """Every text decoded out of ``plain``, outermost first; texts beyond ASCII only if
-    ``unicode`` (wanted only for a secret beyond ASCII)."""
+    ``unicode`` (wanted only for a secret beyond ASCII). ``written``: runs of the reply as
+    written, escapes kept, decoded as ascii85 and base85 only (``WRITTEN_KINDS``)."""
     collector = _Collector(plain, unicode)
     layer = [("", plain)]
     try:
-        for _ in range(DEPTH):
+        for depth in range(DEPTH):
             start = len(collector.found)
             for via, text in layer:
                 collector.decode(via, text)
+            if depth == 0 and written:
+                collector.decode("", written, WRITTEN_KINDS)
             layer = collector.found[start:]
     except _Overrun:
         return Hidden(tuple(collector.found), complete=False)

@@ -10,7 +10,10 @@ UTF-16LE and UTF-16BE bytes in hex and base64; as in
 ``safety.base64_cores``, each alignment of the secret inside a longer value gives the
 characters that do not depend on its neighbours (or, where those are too few, the padded
 tail when the secret ends the value). Every form is also looked for reversed. Forms that
-carry less than ``skeleton.MIN_BITS`` are dropped, so short secrets get none.
+carry less than ``skeleton.MIN_BITS`` are dropped, so short secrets get none. A form whose
+text holds an escape mark (``&%\\``: code points -5 of ``a`` is ``\\``, base85 writes
+``%9E``) is also looked for as written, escapes kept, in the reply's literal views
+(``canonical.literal_views``), since undoing escapes there mixes it with its neighbours.
 
 The forms are built once per secret (about 130 of them, in under a millisecond) and cached.
 """
@@ -129,6 +132,13 @@ def _add(forms: list[Form], label: str, text: str, *, lite_form: bool, split: bo
         folded = canonical(text[::-1])
         backwards = lite(folded) if lite_form else skeleton(folded)
     forms.append(Form("reversed " + label, backwards, lite_form, pieces))
+    if not _ESCAPES.isdisjoint(text):
+        # As the reply's literal views hold it (``canonical.literal_views``): escapes kept.
+        written = text.casefold()
+        literal = lite(written) if lite_form else skeleton(written)
+        if literal != needle:
+            forms.append(Form(label + " as written", literal, lite_form, pieces))
+            forms.append(Form(f"reversed {label} as written", literal[::-1], lite_form, pieces))
     return needle
 
 

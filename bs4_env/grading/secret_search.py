@@ -4,7 +4,8 @@ The reply is searched as two indexed texts: its skeleton and its lite form (``sk
 Only if some secret is not found there are the texts hidden in the reply decoded
 (``secret_decoders``) and their skeletons searched as well (lite forms, which a decoded
 text rarely holds, are not: that halves the indexing), each reported with how it was
-hidden. A form
+hidden. The reply's literal views (escapes kept) are searched and decoded as well, so an
+encoding whose characters look like escapes is found as written. A form
 is only examined when one of its entry grams is among the texts' grams: one set
 intersection per secret rules out nearly all of a secret's few hundred forms at once.
 """
@@ -93,15 +94,28 @@ def _first(texts: _Texts, secret: str) -> str | None:
     return None
 
 
-def search_forms(secrets: Sequence[str], plain: str, folded: str) -> Search:
-    """Which of ``secrets`` appear in the reply (``plain`` decoded, ``folded`` canonical)."""
+def search_forms(
+    secrets: Sequence[str], plain: str, folded: str, literals: Sequence[str] = ()
+) -> Search:
+    """Which of ``secrets`` appear in the reply (``plain`` decoded, ``folded`` canonical,
+    ``literals`` its views with escapes kept: ``canonical.literal_views``)."""
     texts = _Texts()
     texts.add("", folded)
+    for view in literals:
+        texts.add("", view.casefold())
     found = {secret: where for secret in secrets if (where := _first(texts, secret))}
     missing = [secret for secret in secrets if secret not in found]
     if not missing:
         return Search(found)
-    hidden = hidden_texts(plain, unicode=not all(secret.isascii() for secret in missing))
+    # Tokens that undoing escapes changed, as written: an ascii85 or base85 run in them
+    # breaks once undone.
+    tokens = set(plain.split())
+    written = [run for view in literals for run in view.split() if run not in tokens]
+    hidden = hidden_texts(
+        plain,
+        unicode=not all(secret.isascii() for secret in missing),
+        written="\n".join(dict.fromkeys(written)),
+    )
     for via, text in hidden.texts:
         texts.add(via, canonical(text))
     if hidden.texts:

@@ -115,8 +115,13 @@ def test_font_value_has_digits_only_on_the_twin(archetype_id: str, registry: Reg
     """The element the font sets holds private-use glyphs instead of digits, or the truth."""
     for task in cached_tasks(archetype_id, "train", 200, registry):
         soup = BeautifulSoup(task.html, "html.parser")
-        # The requested value's block (copies of the font element stand in other blocks).
-        block = soup.select_one("article[id^=product-], section.store-contact")
+        # The requested value's block: the one the request names (copies of the font
+        # element stand in other products' and stores' blocks, built alike).
+        block = next(
+            found
+            for found in soup.select("article[id^=product-], section.store-contact")
+            if (title := found.find("h1")) is not None and title.get_text(strip=True) in task.query
+        )
         element = next(
             tag
             for tag in block.find_all("span", id=True)

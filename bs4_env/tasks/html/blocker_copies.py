@@ -6,12 +6,17 @@ limitation page if the blocker is the only element of its make there. So the pag
 carries copies of the blocking elements themselves, built by the very builder the
 limitation page uses (``walls``, ``canvas_slots``, ``glyph_fonts``, ``result_forms``,
 ``text_images``, ``feeds``, ``mounts``, ``media_pages``, ``pdf_viewers``), for the same
-subjects in the same shares, always in the main region, each inside a frame like the slot a
-blocker stands in: a price box, a contact row's ``<dd>``, a titled table block, a titled
-listing section, a player box. Parts a blocking page puts among its main sections or in
-its head (a font's ``<style>``, a renderer's scripts) go there for a copy as often. A copy
-blocks only its own frame, whose title no request names, so a page stays solvable or keeps
-its one blocker; only the request says which element stands where the data should be.
+subjects in the same shares, always in the main region. Each copy stands in the frame a
+requested subject stands in, drawn by the same builder from the same pools (issue 39): a
+product's featured article and price box (``div.price-box < div.summary < article``), a
+store's contact section, a table block whose caption is worded like the page's tables and
+of their year, a listing section, a recording's article; of the page's own kind when the main region
+shows one (a blocker stands beside decoys of its kind); its name is one the main region
+does not hold, so no request names a copy. Parts a blocking page puts among its main
+sections or in its head (a font's ``<style>``, a renderer's scripts) go there for a copy as
+often. A copy blocks only its own frame, so a page stays solvable or keeps its one blocker;
+only the request says which element stands where the data should be, and nothing around
+an element (ancestors, siblings, frame title, caption year; ``checks.leak_context``) tells.
 
 The element builders sit below this module and the chrome (whole pages around them are
 ``slot_pages`` and ``media_pages``), so it imports them like any other.
@@ -32,7 +37,7 @@ from bs4_env.tasks.html import (
     glyph_fonts,
     listing,
     lookalikes,
-    media_players,
+    media_articles,
     media_shows,
     mounts,
     pdf_viewers,
@@ -55,101 +60,117 @@ class Copy:
     in_head: bool = False
 
 
-# Frame titles no request names: no product, store, listing or recording title is drawn
-# from these (their pools hold names, "<topic> <kind>", numbered episodes). A table's frame
-# is titled by its caption, as a requested table's is (``tables.archived_caption``).
-_TITLES = {
-    "price": ("Members' corner", "Deal of the day", "Bundle offer", "Gift set", "Refurbished"),
-    "phone number": ("Repairs", "Returns desk", "Events line", "Head office", "Lost property"),
-    "listing": ("Top picks", "Editors' choice", "Back soon", "Community favourites", "Wish lists"),
-    "recording": ("Behind the scenes", "Brand video", "Highlights", "Trailer", "Live session"),
+def _fresh(rng: Random, draw: Callable[[Random], str], page: str) -> str:
+    """A name drawn by ``draw`` (the pool a requested name comes from) that ``page`` does
+    not hold, so no request names a copy's frame."""
+    for _ in range(100):
+        name = draw(rng)
+        if escape(name) not in page:
+            return name
+    raise ValueError("every name the pool draws is on the page already")
+
+
+# How a main region shows that it holds a subject's frame (the requested one's or a decoy's).
+_MARKS = {
+    "price": 'class="price-box"',
+    "phone number": 'class="store-contact"',
+    "table": 'class="table-block"',
+    "listing": 'class="listing"',
 }
 
 
-def frame(rng: Random, subject: str, inner: str, caption: str | None = None) -> str:
-    """``inner`` where a slot of ``subject`` holds its data: the same parent element
-    (a table's block titled ``caption``, a fresh one when None)."""
-    if subject == "table":
-        title = escape(caption if caption is not None else tb.archived_caption(rng))
-    else:
-        title = escape(rng.choice(_TITLES[subject]))
+def _subject(rng: Random, choices: tuple[str, ...], page: str) -> str:
+    """One of ``choices``, among those whose frames ``page`` holds if any: a blocker stands
+    in the page's own kind of frame, beside decoys of that kind, and so do its copies."""
+    present = tuple(subject for subject in choices if _MARKS[subject] in page)
+    return rng.choice(present or choices)
+
+
+def frame(rng: Random, subject: str, inner: str, page: str, caption: str | None = None) -> str:
+    """``inner`` in the frame a requested ``subject`` stands in, drawn by the same builder
+    (``slots``, ``slot_tables``, ``media_pages``) with a title from the same pool that the
+    main region ``page`` does not hold: a product's featured article and price box, a
+    store's contact section, a table block titled like the page's tables (``caption``, a
+    fresh one when None), a listing section, a recording's article."""
+    from bs4_env.tasks.html import slot_tables, slots
+
     if subject == "price":
-        return f'<div class="card"><h3>{title}</h3><div class="price-box">{inner}</div></div>'
+        name = _fresh(rng, pools.product_name, page)
+        fmt = listing.price_style(rng)
+        box = slots.price_box(rng, fmt, listing.cents(rng, 8, 900), inner, blocked=True)[0]
+        return listing.featured_article(rng, name, box)
     if subject == "phone number":
-        return f'<dl class="contact"><dt>{title}</dt><dd>{inner}</dd></dl>'
+        store = _fresh(rng, articles.store_name, page)
+        street, press = articles.street_address(rng), articles.phone_number(rng)
+        return articles.contact_section(rng, store, street, inner, press)
     if subject == "table":
-        intro = f"<p>{escape(pools.sentence(rng, rng.randint(6, 12)))}</p>"
-        return (
-            f'<section class="table-block"><h2 class="section-title">{title}</h2>'
-            f"{intro if rng.random() < 0.5 else ''}{inner}</section>"
-        )
+        title = caption if caption is not None else tb.page_caption(rng, page)
+        return slot_tables.heading_block(rng, title).replace(slots.SLOT, inner)
     if subject == "listing":
+        section = _fresh(rng, feeds.section_name, page)
         return (
-            f'<section class="listing" id="listing-{token(rng, 6)}">'
-            f'<h2 class="listing-title">{title}</h2>{inner}</section>'
-        )
-    if subject == "recording":
-        return (
-            f'<section class="recording"><h2>{title}</h2>'
-            f'<div class="player">{inner}</div></section>'
+            f'<section class="listing" id="listing-{token(rng, 6)}"><h2 class="listing-title">'
+            f"{escape(section)}</h2>\n{inner}</section>"
         )
     raise ValueError(f"no slot frame for {subject!r}")
 
 
-def _framed(rng: Random, subject: str, inner: str, caption: str | None = None) -> Copy:
-    return Copy(frame(rng, subject, inner, caption))
+def _framed(rng: Random, subject: str, inner: str, page: str, caption: str | None = None) -> Copy:
+    return Copy(frame(rng, subject, inner, page, caption))
 
 
-def bot_check(rng: Random) -> Copy:
+def bot_check(rng: Random, page: str) -> Copy:
     """As ``bot_wall``: a challenge standing in for a price, phone, table or listing."""
-    subject = rng.choice(("price", "phone number", "table", "listing"))
-    return _framed(rng, subject, walls.challenge(rng, subject, blocking=True).html)
+    subject = _subject(rng, ("price", "phone number", "table", "listing"), page)
+    return _framed(rng, subject, walls.challenge(rng, subject, blocking=True).html, page)
 
 
-def sign_in_gate(rng: Random) -> Copy:
+def sign_in_gate(rng: Random, page: str) -> Copy:
     """As ``login_required``: a sign-in gate standing in for a price or phone number."""
-    subject = rng.choice(("price", "phone number"))
+    subject = _subject(rng, ("price", "phone number"), page)
     blur = rng.random() < 0.6
-    return _framed(rng, subject, walls.sign_in_gate(rng, subject, True, blur).html)
+    return _framed(rng, subject, walls.sign_in_gate(rng, subject, True, blur).html, page)
 
 
-def canvas(rng: Random) -> Copy:
+def canvas(rng: Random, page: str) -> Copy:
     """As ``canvas_text``: a price canvas, or a chart of a table, drawn from an endpoint."""
-    if rng.random() < 0.5:
-        return _framed(rng, "price", canvas_slots.price_canvas(rng, None)[0])
-    caption = tb.archived_caption(rng)
-    return _framed(rng, "table", canvas_slots.chart_canvas(rng, caption, None)[0], caption)
+    if _subject(rng, ("price", "table"), page) == "price":
+        return _framed(rng, "price", canvas_slots.price_canvas(rng, None)[0], page)
+    caption = tb.page_caption(rng, page)
+    chart = canvas_slots.chart_canvas(rng, caption, None)[0]
+    return _framed(rng, "table", chart, page, caption)
 
 
-def scrambled_font(rng: Random) -> Copy:
+def scrambled_font(rng: Random, page: str) -> Copy:
     """As ``font_obfuscation``: a price or phone in private-use glyphs of a custom font,
     its ``<style>`` in the head or among the main sections."""
-    if rng.random() < 0.5:
+    if _subject(rng, ("price", "phone number"), page) == "price":
         subject, text = "price", listing.price_style(rng)(listing.cents(rng, 8, 900))
     else:
         subject, text = "phone", articles.phone_number(rng)
     value = glyph_fonts.font_value(rng, subject, text, scrambled=True)
-    framed = frame(rng, "price" if subject == "price" else "phone number", value.element)
+    framed = frame(rng, "price" if subject == "price" else "phone number", value.element, page)
     return Copy(framed, value.style, in_head=rng.random() < 0.5)
 
 
-def result_form(rng: Random) -> Copy:
+def result_form(rng: Random, page: str) -> Copy:
     """As ``form_submission``: a filter form above an empty results box."""
-    subject = rng.choice(("table", "listing"))
+    subject = _subject(rng, ("table", "listing"), page)
     form = result_forms.result_form(rng, subject)
     hint = f'<p class="results-hint">{rng.choice(lookalikes.EMPTY_HINTS)}</p>'
-    return _framed(rng, subject, form.form + form.box(hint))
+    return _framed(rng, subject, form.form + form.box(hint), page)
 
 
-def text_image(rng: Random) -> Copy:
+def text_image(rng: Random, page: str) -> Copy:
     """As ``image_text``: a phone number or a table published as an image."""
-    if rng.random() < 0.5:
-        return _framed(rng, "phone number", text_images.phone_image(rng, None)[0])
-    caption = tb.archived_caption(rng)
-    return _framed(rng, "table", text_images.table_image(rng, caption, None)[0], caption)
+    if _subject(rng, ("phone number", "table"), page) == "phone number":
+        return _framed(rng, "phone number", text_images.phone_image(rng, None)[0], page)
+    caption = tb.page_caption(rng, page)
+    image = text_images.table_image(rng, caption, None)[0]
+    return _framed(rng, "table", image, page, caption)
 
 
-def endless_feed(rng: Random) -> Copy:
+def endless_feed(rng: Random, page: str) -> Copy:
     """As ``infinite_scroll``: a listing's first screen, its trigger and loader."""
     fmt = listing.price_style(rng)
     names = pools.unique(rng, pools.product_name, rng.randint(8, 18))
@@ -160,34 +181,34 @@ def endless_feed(rng: Random) -> Copy:
     hiding = rng.randrange(len(feeds.HIDING))
     style = rng.randrange(feeds.CARD_STYLES)
     screen = feeds.first_screen(rng, cards, style, shown, list_id, hiding, trigger)
-    return _framed(rng, "listing", screen)
+    return _framed(rng, "listing", screen, page)
 
 
-def mount(rng: Random) -> Copy:
+def mount(rng: Random, page: str) -> Copy:
     """As ``js_rendered``: an empty mount node, its ``<noscript>`` and its renderer scripts
     in the head or among the main sections."""
-    subject = rng.choice(("table", "price", "listing"))
+    subject = _subject(rng, ("table", "price", "listing"), page)
     node = mounts.mount(rng, subject)
     slot = node.node(None, spinner=rng.random() < 0.75) + mounts.noscript(subject)
-    return Copy(frame(rng, subject, slot), node.scripts(), in_head=rng.random() < 0.5)
+    return Copy(frame(rng, subject, slot, page), node.scripts(), in_head=rng.random() < 0.5)
 
 
-def recording(rng: Random) -> Copy:
-    """As ``media_only``: a recording's player (video, audio or an embedded player)."""
-    show = media_shows.SHOWS[rng.choice(tuple(media_shows.SHOWS))]
-    title = rng.choice(_TITLES["recording"])
-    return _framed(
-        rng, "recording", media_players.player(rng, rng.choice(show.players), title).html
-    )
+def recording(rng: Random, page: str) -> Copy:
+    """As ``media_only``: a recording's player (video, audio or an embedded player) in the
+    recording's article and its "More" section, as ``media_pages`` frames one."""
+    kind = rng.choice(tuple(media_shows.SHOWS))
+    title = _fresh(rng, lambda r: media_shows.title_of(r, kind), page)
+    article = media_articles.recording_article(rng, kind, title, "recording")
+    return Copy(article.html + media_articles.more_media(rng, kind, title, article.phrase))
 
 
-def pdf_viewer(rng: Random) -> Copy:
+def pdf_viewer(rng: Random, page: str) -> Copy:
     """As ``pdf_embed``: an embedded PDF viewer in a titled table block."""
-    caption = tb.archived_caption(rng)
-    return _framed(rng, "table", pdf_viewers.pdf_viewer(rng, caption).html, caption)
+    caption = tb.page_caption(rng, page)
+    return _framed(rng, "table", pdf_viewers.pdf_viewer(rng, caption).html, page, caption)
 
 
-COPIES: MappingProxyType[LimitReason, Callable[[Random], Copy]] = MappingProxyType(
+COPIES: MappingProxyType[LimitReason, Callable[[Random, str], Copy]] = MappingProxyType(
     {
         LimitReason.JS_RENDERED: mount,
         LimitReason.CANVAS_TEXT: canvas,
@@ -201,4 +222,4 @@ COPIES: MappingProxyType[LimitReason, Callable[[Random], Copy]] = MappingProxyTy
         LimitReason.FORM_SUBMISSION: result_form,
     }
 )
-"""The copy builder of each limitation kind."""
+"""The copy builder of each limitation kind (given the main region the copy joins)."""

@@ -127,7 +127,7 @@ def wrap_page(
     # Copies of blocking elements stand in the main region as blockers do, in the same
     # frames, with the parts a blocker puts in the head there as often.
     in_main: list[str] = []
-    for widget in widgets.page_widgets(rng, difficulty, limitation):
+    for widget in widgets.page_widgets(rng, difficulty, limitation, main_html):
         if isinstance(widget, Copy):
             in_main.append(widget.block)
             if widget.in_head:

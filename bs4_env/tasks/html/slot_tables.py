@@ -23,7 +23,8 @@ from bs4_env.tasks.model import Difficulty, JSONValue
 from bs4_env.tasks.rng import token
 
 
-def _heading_block(rng: Random, caption: str) -> str:
+def heading_block(rng: Random, caption: str) -> str:
+    """The requested table's block: its titled section, the table left as ``SLOT``."""
     tag = rng.choice(("h2", "h2", "h3"))
     intro = (
         f"<p>{escape(pools.sentence(rng, rng.randint(6, 12)))}</p>" if rng.random() < 0.5 else ""
@@ -100,7 +101,7 @@ def table_as_dicts(rng: Random, blocked: bool) -> Slotted:
     """
     decoys = 1 + int(rng.random() < 0.4) + int(blocked)
     caption, *decoy_captions = tb.captions(rng, 1 + decoys)
-    block = _heading_block(rng, caption)
+    block = heading_block(rng, caption)
     data, headers, rows = _dict_table(rng, None)
     decoy_blocks, decoy_state = _decoy_tables(rng, decoy_captions)
     sections = [block, *decoy_blocks] + ([] if blocked else [notes_block(rng, "table")])
@@ -131,7 +132,7 @@ def column_by_header(rng: Random, blocked: bool) -> Slotted:
     """
     caption, decoy_caption, *more = tb.captions(rng, 3 if blocked else 2)
     pair = tb.column_pair(rng)
-    block = _heading_block(rng, caption)
+    block = heading_block(rng, caption)
     columns = tb.with_pair(rng, pair, rng.randint(1, 3))
     headers = [col.header for col in columns]
     rows = tb.rows_for(rng, columns, rng.randint(3, 7))

@@ -88,15 +88,12 @@ def _recently_viewed(rng: Random, fmt: listing.PriceFormat, name: str, amount: i
     )
 
 
-def featured_price(rng: Random, blocked: bool) -> Slotted:
-    """A product page; the slot is the current price inside the featured price box.
-
-    The current price is sometimes split by markup (``<sup>`` cents, a currency ``<span>``);
-    a blocked page shows its old price that way as often, so such tags tell nothing.
-    """
-    fmt = listing.price_style(rng)
-    name = pools.product_name(rng)
-    current = listing.cents(rng, 8, 900)
+def price_box(
+    rng: Random, fmt: listing.PriceFormat, current: int, slot: str, blocked: bool
+) -> tuple[str, int, int]:
+    """The featured price box around ``slot`` (an old price, a hidden variant price, a
+    "save" badge), with the old and variant amounts: the frame a copy of a blocking element
+    draws too (``blocker_copies``)."""
     old = (current * rng.randint(110, 150) // 10000 + 1) * 100 - rng.choice((1, 0, 50))
     down = current > 3100 and rng.random() < 0.5
     variant = current + (-1 if down else 1) * rng.randint(1, 30) * 100
@@ -106,11 +103,23 @@ def featured_price(rng: Random, blocked: bool) -> Slotted:
         f"{escape(fmt(variant))}</span>"
     )
     old_html = listing.price_markup(rng, fmt(old)) if blocked else escape(fmt(old))
-    parts = [rng.choice(_OLD).format(old_html), SLOT]
+    parts = [rng.choice(_OLD).format(old_html), slot]
     parts.insert(rng.randint(0, 2), hidden)
     if rng.random() < 0.6:
         parts.append(f'<span class="badge save">Save {round(100 * (old - current) / old)}%</span>')
-    box = f'<div class="price-box">{"".join(parts)}</div>'
+    return f'<div class="price-box">{"".join(parts)}</div>', old, variant
+
+
+def featured_price(rng: Random, blocked: bool) -> Slotted:
+    """A product page; the slot is the current price inside the featured price box.
+
+    The current price is sometimes split by markup (``<sup>`` cents, a currency ``<span>``);
+    a blocked page shows its old price that way as often, so such tags tell nothing.
+    """
+    fmt = listing.price_style(rng)
+    name = pools.product_name(rng)
+    current = listing.cents(rng, 8, 900)
+    box, old, variant = price_box(rng, fmt, current, SLOT, blocked)
     # The sidebar's price for the same product differs from every price in the box.
     stale = current + rng.choice((-1, 1)) * rng.randint(1, 25) * 100 + rng.randint(1, 49)
     while stale in (old, variant) or stale <= 0:

@@ -8,6 +8,7 @@ Every rendering keeps ``" ".join(get_text().split())`` equal to the plain text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -63,6 +64,7 @@ _SUBJECTS = (
     "Wholesale quotes",
 )
 _QUALIFIERS = ("Q1", "Q2", "Q3", "Q4", "H1", "H2", "week 12", "week 31", "March", "October")
+_CAPTION_YEAR = re.compile(rf"\b(?:{'|'.join(_QUALIFIERS)}) (20[12][0-9])\b")
 
 
 def captions(rng: Random, n: int) -> list[str]:
@@ -75,10 +77,20 @@ def captions(rng: Random, n: int) -> list[str]:
     return [f"{subject} {qual} {year}" for subject, qual in zip(subjects, quals, strict=True)]
 
 
-def archived_caption(rng: Random) -> str:
-    """A caption worded like ``captions``' but of a year before any of theirs, so it never
-    names a requested table (for copies of blocking elements nobody asks about)."""
-    return f"{rng.choice(_SUBJECTS)} {rng.choice(_QUALIFIERS)} {rng.randint(2011, 2018)}"
+def page_caption(rng: Random, page: str) -> str:
+    """A caption drawn as ``captions`` draws one, of the year the captions of ``page`` share
+    (a fresh one when it has none), that ``page`` does not hold: for copies of blocking
+    elements, so that neither wording nor year tells a copy's table from a requested one."""
+    years = _CAPTION_YEAR.findall(page)
+    if years:  # the most common year, the earliest of a tie (set order is not seeded)
+        year = int(min(set(years), key=lambda y: (-years.count(y), y)))
+    else:
+        year = rng.randint(2019, 2026)
+    for _ in range(100):
+        caption = f"{rng.choice(_SUBJECTS)} {rng.choice(_QUALIFIERS)} {year}"
+        if escape(caption) not in page:
+            return caption
+    raise ValueError("no caption left that the page does not hold")
 
 
 def pick_columns(rng: Random, n: int, first: str | None = None) -> list[Column]:

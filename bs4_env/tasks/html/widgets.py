@@ -238,17 +238,18 @@ often: on 60 train / 30 held-out seeds per limitation archetype, 0.167 at 0.75 a
 
 
 def page_widgets(
-    rng: Random, difficulty: Difficulty, limitation: LimitReason | None = None
+    rng: Random, difficulty: Difficulty, limitation: LimitReason | None = None, page: str = ""
 ) -> list[str | Copy]:
     """The harmless widgets of one page, in random order: markup for the chrome or the main
-    region, or a framed copy of a blocking element for the main region."""
+    region, or a framed copy of a blocking element for the main region ``page`` (whose
+    names and caption year a copy's frame takes into account)."""
     if limitation is not None and DIFFICULTY_RANK[difficulty] == 0:
         raise ValueError("limitation pages need chrome of difficulty easy or above")
     chosen: list[str | Copy] = []
     for reason, builders in WIDGETS.items():
         for _ in range(widget_count(rng, difficulty, blocking=reason is limitation)):
             if rng.random() < COPY_SHARE:
-                chosen.append(blocker_copies.COPIES[reason](rng))
+                chosen.append(blocker_copies.COPIES[reason](rng, page))
             else:
                 chosen.append(rng.choice(builders)(rng))
     rng.shuffle(chosen)

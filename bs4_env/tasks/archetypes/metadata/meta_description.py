@@ -70,7 +70,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.METADATA,
     difficulty=Difficulty.EASY,
     solvable=True,
-    version=4,
+    version=5,
     phase="phase2",
     description="The <meta name=description> content among og:, twitter: and itemprop ones.",
     answer_schema=(

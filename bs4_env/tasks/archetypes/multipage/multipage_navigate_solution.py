@@ -3,12 +3,14 @@ import re
 
 soup = make_soup()
 name = re.search(r'"([^"]+)"', QUERY).group(1)
-title = soup.find("h1", class_=["product-title", "entry-title"])
-if title is None:
+# A page may feature other products under their own titles: only the requested one counts.
+titles = soup.find_all("h1", class_=["product-title", "entry-title"])
+title = next((t for t in titles if t.get_text(strip=True) == name), None)
+links = [a for a in soup.select("a.result-link") if a.get_text(strip=True) == name]
+if title is None and links:
     # Listing page: follow the result whose link text is exactly the requested name.
-    link = next(a for a in soup.select("a.result-link") if a.get_text(strip=True) == name)
-    print(json.dumps({"navigate": link["href"]}))
-elif title.get_text(strip=True) != name:
+    print(json.dumps({"navigate": links[0]["href"]}))
+elif title is None:
     print(json.dumps({"status": "ok", "answer": None}))
 elif "Who wrote" in QUERY:
     print(json.dumps({"status": "ok", "answer": soup.find("a", rel="author").get_text(strip=True)}))

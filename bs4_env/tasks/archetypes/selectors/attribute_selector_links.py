@@ -150,7 +150,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.SELECTORS,
     difficulty=Difficulty.MEDIUM,
     solvable=True,
-    version=4,
+    version=5,
     phase="phase2",
     description="PDF hrefs or mailto addresses of one section via [href$=] / [href^=].",
     answer_schema="a list of strings, in the shape the request gives",
