@@ -13,25 +13,9 @@ import asyncio
 from pathlib import Path
 
 from bs4_lab.model_source import DEFAULT_GGUF
+from bs4_lab.stages import STAGES
 
-STAGE_HELP = "comma-separated stages (default: all, in order): " + ",".join(
-    (
-        "plan",
-        "data",
-        "eval-base",
-        "sft",
-        "eval-sft",
-        "rl",
-        "eval-rl",
-        "ei",
-        "eval-ei",
-        "control",
-        "eval-control",
-        "eval-real",
-        "transfer",
-        "report",
-    )
-)
+STAGE_HELP = "comma-separated stages (default: all, in order): " + ",".join(STAGES)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -138,7 +122,7 @@ def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
 def cmd_learn(args: argparse.Namespace) -> int:
     from bs4_lab.ei_stage import EiSettings
     from bs4_lab.model_source import ModelSource
-    from bs4_lab.pipeline import STAGES, run_stages
+    from bs4_lab.pipeline import run_stages
     from bs4_lab.plan import PlanSettings
     from bs4_lab.real_settings import RealSettings
     from bs4_lab.rl_stage import RlSettings

@@ -39,23 +39,8 @@ from typing import Any
 from bs4_lab.plan import PLAN_FILE
 from bs4_lab.plan_commit import BEFORE_REGISTRATION, committed_plan
 from bs4_lab.run import LearnSettings, Run
+from bs4_lab.stages import STAGES
 
-STAGES = (
-    "plan",
-    "data",
-    "eval-base",
-    "sft",
-    "eval-sft",
-    "rl",
-    "eval-rl",
-    "ei",
-    "eval-ei",
-    "control",
-    "eval-control",
-    "eval-real",
-    "transfer",
-    "report",
-)
 EVAL_STAGES = {
     "eval-base": None,
     "eval-sft": "sft",
