@@ -4,7 +4,7 @@
 endpoint. llama.cpp's server renders the GGUF's Jinja chat template (tools included) and turns
 ``<tool_call>`` blocks into OpenAI ``tool_calls``; nothing else (bare JSON, code fences) becomes
 a call, since no lenient front is put before it. What this llama.cpp derives from a Qwen2.5
-(Hermes) template, as seen with xllamacpp 2026.10 (tests/test_learn_gguf.py checks the first
+(Hermes) template, as seen with xllamacpp 2026.10 (lab/tests/test_learn_gguf.py checks the first
 and the last point; the grammar was seen turning a call to an undeclared tool into a call to
 a declared one):
 

@@ -152,7 +152,7 @@ def _check_ei(out: Path, plan: dict[str, object]) -> None:
 
 def _check_control(out: Path, plan: dict[str, Any]) -> None:
     """The control matched EI round by round (the tiny model keeps no rollout, so EI and the
-    control train 0 steps; tests/test_learn_control.py trains the control's steps) and its
+    control train 0 steps; lab/tests/test_learn_control.py trains the control's steps) and its
     adapter was evaluated on the plan's rows."""
     control = json.loads((out / "stages/control.json").read_text())
     ei = json.loads((out / "stages/ei.json").read_text())
