@@ -176,32 +176,9 @@ async def expert_episodes(run: Run, rows: list[tuple[str, int]], folder: Path) -
     return folder / DATA_FILE
 
 
-def _rendered(
-    tokenizer: Any, data: Path, max_tokens: int
-) -> tuple[list[Sequence_], list[dict[str, Any]], dict[str, int]]:
-    """The episodes as training sequences, each with its record; over-long or unrenderable
-    ones are dropped and counted (as the SFT stage does)."""
-    from bs4_lab.render import RenderError, render_episode
-
-    sequences, records = [], []
-    dropped = {"too_long": 0, "unrenderable": 0}
-    for line in data.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        try:
-            sequence = render_episode(tokenizer, record["messages"], json.loads(record["tools"]))
-        except RenderError:
-            dropped["unrenderable"] += 1
-            continue
-        if len(sequence.ids) > max_tokens:
-            dropped["too_long"] += 1
-            continue
-        sequences.append(sequence)
-        records.append(record)
-    return sequences, records, dropped
-
-
 async def _round(run: Run, index: int) -> dict[str, Any]:
     from bs4_env.sft.build import SUMMARY_FILE
+    from bs4_lab.sft_stage import rendered_episodes
     from bs4_lab.token_rows import tag_ids
     from bs4_lab.trainer import LoraTrainer
 
@@ -212,7 +189,7 @@ async def _round(run: Run, index: int) -> dict[str, Any]:
         run.out / FOLDER / f"round-{target.index - 1}" if target.index > 1 else run.out / "sft"
     )
     data = await expert_episodes(run, target.rows, folder / "data")
-    pool, records, dropped = _rendered(tokenizer, data, run.settings.sft.max_tokens)
+    pool, records, dropped = rendered_episodes(tokenizer, data, run.settings.sft.max_tokens)
     shuffled = list(range(len(pool)))
     Random(f"control-order:{run.settings.plan.seed}:{target.index}").shuffle(shuffled)
     picks = select_episodes(

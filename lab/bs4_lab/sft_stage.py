@@ -45,11 +45,13 @@ async def make_episodes(
     return data
 
 
-def load_sequences(
+def rendered_episodes(
     tokenizer: Any, data: Path, max_tokens: int
-) -> tuple[list[Sequence_], dict[str, int]]:
-    """Rendered episodes; over-long or unrenderable ones are dropped and counted."""
+) -> tuple[list[Sequence_], list[dict[str, Any]], dict[str, int]]:
+    """The episodes as training sequences, each with its record; over-long or unrenderable
+    ones are dropped and counted."""
     sequences: list[Sequence_] = []
+    records: list[dict[str, Any]] = []
     dropped = {"too_long": 0, "unrenderable": 0}
     for line in data.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
@@ -62,6 +64,15 @@ def load_sequences(
             dropped["too_long"] += 1
             continue
         sequences.append(sequence)
+        records.append(record)
+    return sequences, records, dropped
+
+
+def load_sequences(
+    tokenizer: Any, data: Path, max_tokens: int
+) -> tuple[list[Sequence_], dict[str, int]]:
+    """Rendered episodes; over-long or unrenderable ones are dropped and counted."""
+    sequences, _, dropped = rendered_episodes(tokenizer, data, max_tokens)
     if not sequences:
         raise ValueError(f"no trainable episodes in {data} (dropped: {dropped})")
     return sequences, dropped

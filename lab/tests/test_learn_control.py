@@ -151,10 +151,10 @@ def test_the_control_trains_its_steps_on_expert_episodes_and_resumes(tmp_path: P
     from bs4_env.episode.executors import make_executor
     from bs4_env.sft.build import DATA_FILE, generate
     from bs4_env.tasks.splits import Row, seed_for
-    from bs4_lab.control_stage import _rendered, train_batches
+    from bs4_lab.control_stage import train_batches
     from bs4_lab.model_source import ModelSource
     from bs4_lab.render import render_episode
-    from bs4_lab.sft_stage import load_sequences
+    from bs4_lab.sft_stage import load_sequences, rendered_episodes
     from bs4_lab.token_rows import tag_ids
     from bs4_lab.trainer import LoraTrainer, TrainConfig
 
@@ -170,7 +170,7 @@ def test_the_control_trains_its_steps_on_expert_episodes_and_resumes(tmp_path: P
     pool, _ = load_sequences(tokenizer, data, 10_000)
     # The control keeps each sequence with its record, also when some are dropped.
     cut = sorted(len(s.ids) for s in pool)[0]
-    kept, records, dropped = _rendered(tokenizer, data, cut)
+    kept, records, dropped = rendered_episodes(tokenizer, data, cut)
     assert len(kept) == len(records) == len(pool) - dropped["too_long"] >= 1
     assert [s.ids for s in kept] == [s.ids for s in pool if len(s.ids) <= cut]
     for record, sequence in zip(records, kept, strict=True):
