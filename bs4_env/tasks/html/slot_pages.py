@@ -39,16 +39,8 @@ def canvas_page(rng: Random, with_fallback: bool) -> TwinPage:
         slot, tokens = canvas_slots.chart_canvas(
             rng, layout.name, layout.data if with_fallback else None
         )
-    html = wrap_page(
-        rng,
-        title=layout.title,
-        main_html=layout.main(rng, slot),
-        difficulty=layout.chrome,
-        breadcrumbs=layout.breadcrumbs,
-        extra_head=layout.extra_head,
-        # Either way the slot holds a canvas: the chrome carries one fewer harmless one.
-        limitation=LimitReason.CANVAS_TEXT,
-    )
+    # Either way the slot holds a canvas: the chrome carries one fewer harmless one.
+    html = _wrapped(rng, layout, layout.main(rng, slot), LimitReason.CANVAS_TEXT)
     return TwinPage(html, layout.query, layout.truth, tokens)
 
 
@@ -61,16 +53,14 @@ def font_page(rng: Random, scrambled: bool) -> TwinPage:
     subject = "price" if template == "featured_price" else "phone"
     value = glyph_fonts.font_value(rng, subject, str(layout.truth), scrambled)
     in_head = rng.random() < 0.5
-    html = wrap_page(
+    # Plain or scrambled, the value's font is a font element: the chrome carries one
+    # fewer harmless one, so both kinds of page draw the same counts.
+    html = _wrapped(
         rng,
-        title=layout.title,
-        main_html=layout.main(rng, value.element, [] if in_head else [value.style]),
-        difficulty=layout.chrome,
-        breadcrumbs=layout.breadcrumbs,
-        extra_head=layout.extra_head + (value.style if in_head else ""),
-        # Plain or scrambled, the value's font is a font element: the chrome carries one
-        # fewer harmless one, so both kinds of page draw the same counts.
-        limitation=LimitReason.FONT_OBFUSCATION,
+        layout,
+        layout.main(rng, value.element, [] if in_head else [value.style]),
+        LimitReason.FONT_OBFUSCATION,
+        value.style if in_head else "",
     )
     return TwinPage(html, layout.query, layout.truth, value.tokens)
 
@@ -84,16 +74,10 @@ def form_page(rng: Random, with_defaults: bool) -> TwinPage:
         inner = f'<p class="results-hint">Showing: {escape(form.default)}</p>{layout.data}'
     else:
         inner = f'<p class="results-hint">{rng.choice(lookalikes.EMPTY_HINTS)}</p>'
-    html = wrap_page(
-        rng,
-        title=layout.title,
-        main_html=layout.main(rng, form.form + form.box(inner)),
-        difficulty=layout.chrome,
-        breadcrumbs=layout.breadcrumbs,
-        extra_head=layout.extra_head,
-        # Either way the block holds a POST form: the chrome carries one fewer harmless
-        # one, so both kinds of page draw the same counts.
-        limitation=LimitReason.FORM_SUBMISSION,
+    # Either way the block holds a POST form: the chrome carries one fewer harmless
+    # one, so both kinds of page draw the same counts.
+    html = _wrapped(
+        rng, layout, layout.main(rng, form.form + form.box(inner)), LimitReason.FORM_SUBMISSION
     )
     return TwinPage(html, layout.query, layout.truth, form.tokens)
 
@@ -106,16 +90,8 @@ def image_page(rng: Random, with_text: bool) -> TwinPage:
         slot, tokens = text_images.phone_image(rng, str(layout.truth) if with_text else None)
     else:
         slot, tokens = text_images.table_image(rng, layout.name, layout.data if with_text else None)
-    html = wrap_page(
-        rng,
-        title=layout.title,
-        main_html=layout.main(rng, slot),
-        difficulty=layout.chrome,
-        breadcrumbs=layout.breadcrumbs,
-        extra_head=layout.extra_head,
-        # Either way the slot holds an image of text: the chrome carries one fewer one.
-        limitation=LimitReason.IMAGE_TEXT,
-    )
+    # Either way the slot holds an image of text: the chrome carries one fewer one.
+    html = _wrapped(rng, layout, layout.main(rng, slot), LimitReason.IMAGE_TEXT)
     return TwinPage(html, layout.query, layout.truth, tokens)
 
 
@@ -129,12 +105,25 @@ def mounted_page(
     """
     in_head = rng.random() < 0.5
     scripts = mount.scripts()
+    return _wrapped(
+        rng,
+        layout,
+        layout.main(rng, slot, extras if in_head else [*extras, scripts]),
+        LimitReason.JS_RENDERED,
+        scripts if in_head else "",
+    )
+
+
+def _wrapped(
+    rng: Random, layout: Slotted, main_html: str, limitation: LimitReason, head: str = ""
+) -> str:
+    """The chrome around a slotted layout's main region; ``head`` joins the layout's head."""
     return wrap_page(
         rng,
         title=layout.title,
-        main_html=layout.main(rng, slot, extras if in_head else [*extras, scripts]),
+        main_html=main_html,
         difficulty=layout.chrome,
         breadcrumbs=layout.breadcrumbs,
-        extra_head=layout.extra_head + (scripts if in_head else ""),
-        limitation=LimitReason.JS_RENDERED,
+        extra_head=layout.extra_head + head,
+        limitation=limitation,
     )
