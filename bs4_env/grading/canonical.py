@@ -115,9 +115,6 @@ def fold(plain: str) -> str:
     return decoded(text).casefold()
 
 
-ESCAPE_MARKS = frozenset("&%\\")
-
-
 def literal_views(text: str, plain: str) -> tuple[str, ...]:
     """``text`` as written, and with one layer of backslash escapes undone (a JSON string's
     value), where undoing its escapes changed it (``plain`` is ``decoded(text)``); else
