@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from vf_run import UV_CACHE
+from vf_run import UV_CACHE, UV_EXCLUDE_NEWER
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "primerl_venv.py"
@@ -93,6 +93,7 @@ def primerl_env(venv: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     env["UV_CACHE_DIR"] = str(UV_CACHE)
+    env["UV_EXCLUDE_NEWER"] = UV_EXCLUDE_NEWER
     env[KEY_VAR] = "scripted"
     env["PYTHONUNBUFFERED"] = "1"
     return env

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from scripted_server import ScriptedServer
-from vf_run import BIN, UV_CACHE, total_reward
+from vf_run import BIN, UV_CACHE, UV_EXCLUDE_NEWER, total_reward
 
 from bs4_env.tasks.modes import DatasetConfig, build_rows
 
@@ -47,7 +47,7 @@ print(len(tasks), default_harness_id("beautiful-soup-env"),
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv (with pip) with the package installed from this checkout, no extras."""
     path = tmp_path_factory.mktemp("hub") / "venv"
-    env = {**os.environ, "UV_CACHE_DIR": str(UV_CACHE)}
+    env = {**os.environ, "UV_CACHE_DIR": str(UV_CACHE), "UV_EXCLUDE_NEWER": UV_EXCLUDE_NEWER}
     for command in (
         [str(BIN / "uv"), "venv", "-q", "--seed", "--python", sys.executable, str(path)],
         [str(BIN / "uv"), "pip", "install", "-q", "--python", str(path / "bin" / "python"),

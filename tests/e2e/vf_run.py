@@ -4,8 +4,9 @@ Shared by the e2e tests and ``scripts/bench_vf.py``. The environment for the sub
 
 * ``.venv/bin`` first on PATH (``vf-eval`` and ``uv``; the null harness runs
   ``uv sync --script`` once per vf-eval process),
-* ``UV_CACHE_DIR`` in a persistent place (``~/.cache/bs4env-uv``, or ``$BS4ENV_UV_CACHE``) so
-  only the very first run on a machine downloads the harness's packages,
+* ``UV_CACHE_DIR`` in a persistent place (under ``~/.cache/bs4env-uv``, or ``$BS4ENV_UV_CACHE``) so
+  only the very first run on a machine downloads the harness's packages, resolved as of
+  ``UV_EXCLUDE_NEWER`` (see there),
 * a dummy API key in ``BS4ENV_SCRIPTED_KEY``.
 """
 
@@ -26,7 +27,17 @@ from bs4_env.tools.arg_repair import repair_tool_arguments
 
 BIN = Path(sys.executable).parent
 KEY_VAR = "BS4ENV_SCRIPTED_KEY"
-UV_CACHE = Path(os.environ.get("BS4ENV_UV_CACHE", Path.home() / ".cache" / "bs4env-uv"))
+UV_EXCLUDE_NEWER = "2026-11-28T00:00:00Z"
+"""verifiers' null harness resolves its chat program's packages (``openai``, ``httpx``, ...) when
+it first runs; openai releases after this date (3.61 and later) break that program (it hands an
+``httpx.Timeout`` to a client built on openai's own ``httpx2``: ``AsyncHttpxClientWrapper has no
+attribute '_state'``). The e2e runs resolve as of the last date the pinned stacks were proven
+(``UV_EXCLUDE_NEWER``), in a uv cache of that date's own, so an environment resolved without
+the cut-off is never reused."""
+UV_CACHE = (
+    Path(os.environ.get("BS4ENV_UV_CACHE", Path.home() / ".cache" / "bs4env-uv"))
+    / f"exclude-newer-{UV_EXCLUDE_NEWER[:10]}"
+)
 VF_SCRIPTS = Path.home() / ".cache" / "verifiers" / "runtimes" / "scripts"
 
 
@@ -34,6 +45,7 @@ def vf_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     env["UV_CACHE_DIR"] = str(UV_CACHE)
+    env["UV_EXCLUDE_NEWER"] = UV_EXCLUDE_NEWER
     env[KEY_VAR] = "scripted"
     env.setdefault("PYTHONUNBUFFERED", "1")
     return env
