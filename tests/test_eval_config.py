@@ -15,6 +15,7 @@ import pytest
 from bs4_env.cli.config_budget import source_limits, sources
 from bs4_env.cli.config_registry import config_files, config_kind, load_toml, read_header
 from bs4_env.cli.eval_config import (
+    FOLDED_FIELDS,
     NOT_EPISODE_FIELDS,
     TASKSET_ARGUMENTS,
     training_eval,
@@ -46,9 +47,12 @@ def test_every_source_of_every_config_maps_to_eval_settings(path: Path) -> None:
         sampling = {**doc["orchestrator"][group].get("sampling", {}), **source.get("sampling", {})}
         assert arguments["temperature"] == sampling["temperature"]
         taskset = _taskset(source)
+        expected = dict(taskset)
+        if "pages_part" in taskset:  # folded into pages, as --pages real2#train
+            expected["pages"] = f"{taskset['pages']}#{taskset['pages_part']}"
         for field, argument in TASKSET_ARGUMENTS.items():
             if field in taskset:
-                assert arguments[argument] == taskset[field], (path.name, field)
+                assert arguments[argument] == expected[field], (path.name, field)
         assert (record.id, record.version) == read_header(path)
 
 
@@ -108,7 +112,7 @@ def test_known_keys_cover_every_taskset_and_classic_argument() -> None:
 
     from bs4_env.integrations.verifiers_v1.config import BS4TasksetConfig
 
-    known = {*TASKSET_ARGUMENTS, *NOT_EPISODE_FIELDS, "num_examples"}
+    known = {*TASKSET_ARGUMENTS, *FOLDED_FIELDS, *NOT_EPISODE_FIELDS, "num_examples"}
     ours = set(BS4TasksetConfig.model_fields) - set(vf.TasksetConfig.model_fields)
     assert ours - {"task", "tools"} <= known, sorted(ours - known)
     assert set(VALID_ARGUMENTS) - {"max_turns"} <= known, sorted(set(VALID_ARGUMENTS) - known)

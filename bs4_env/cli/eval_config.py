@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bs4_env.cli.config_registry import load_toml, read_header, sha256_of
+from bs4_env.pages.sets import PART_MARK, PARTS
 from bs4_env.tasks.modes import ConfigError
 
 JsonObj = dict[str, Any]
@@ -36,6 +37,9 @@ TASKSET_ARGUMENTS = {
     "pages": "pages",
     "max_page_bytes": "max_page_bytes",
 }
+# Taskset fields folded into another argument: ``pages_part`` names a part of ``pages``
+# (``real2`` + ``train`` is ``bs4-env eval --pages real2#train``).
+FOLDED_FIELDS = {"pages_part": "pages"}
 # Fields that change how fast or where episodes run, never what an episode is.
 NOT_EPISODE_FIELDS = {
     "pool_size": "sandbox workers per env worker",
@@ -43,7 +47,7 @@ NOT_EPISODE_FIELDS = {
 }
 SAMPLING_ARGUMENTS = {"temperature": "temperature", "max_completion_tokens": "max_tokens"}
 # Source keys that select or gate tasks for training but do not change an episode.
-NOT_EPISODE_SOURCE_KEYS = {"name", "curriculum"}
+NOT_EPISODE_SOURCE_KEYS = {"name", "curriculum", "ratio"}
 # Every eval argument a config decides: giving one of these flags with --config is an error.
 DECIDED = (*TASKSET_ARGUMENTS.values(), *SAMPLING_ARGUMENTS.values(), "max_turns")
 
@@ -133,7 +137,7 @@ def training_eval(path: Path, source_name: str | None) -> tuple[TrainingEval, Js
     environment = taskset.pop("id", "beautiful-soup-env")
     if environment != "beautiful-soup-env":
         raise ConfigError(f"{where}: the source runs {environment!r}, not beautiful-soup-env")
-    known = {*TASKSET_ARGUMENTS, *NOT_EPISODE_FIELDS, "num_examples"}
+    known = {*TASKSET_ARGUMENTS, *FOLDED_FIELDS, *NOT_EPISODE_FIELDS, "num_examples"}
     _check_keys(taskset, known, f"{where} taskset")
     sampling = {
         **doc.get("orchestrator", {}).get(group, {}).get("sampling", {}),
@@ -148,6 +152,11 @@ def training_eval(path: Path, source_name: str | None) -> tuple[TrainingEval, Js
     }
     arguments.update({SAMPLING_ARGUMENTS[k]: v for k, v in sampling.items()})
     arguments["max_turns"] = max_turns
+    part = taskset.get("pages_part")
+    if part is not None:
+        if part not in PARTS or not isinstance(taskset.get("pages"), str):
+            raise ConfigError(f"{where}: pages_part {part!r} needs pages and one of {list(PARTS)}")
+        arguments["pages"] = f"{taskset['pages']}{PART_MARK}{part}"
     for value in ("difficulty", "archetypes"):
         if isinstance(arguments.get(value), list):
             arguments[value] = ",".join(arguments[value])
