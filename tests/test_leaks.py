@@ -11,7 +11,10 @@ can fail. The policy "abstain citing a signature element when one is present, el
 answer" must score at least 0.1 below the reference policy on the bench. An element-level
 model (``bs4_env.checks.leak_elements``: element-local features only, trained on train
 limitation pages) must not find the blocker among a held-out limitation page's candidate
-elements more than 5 points above chance (before issue 30: 1.000, chance 0.092).
+elements more than 5 points above chance (before issue 30: 1.000, chance 0.092), nor may
+the same model with context features (``leak_context``: ancestors, siblings, frame title
+and its years; before issue 39: 0.988, chance 0.086), and the request-blind policy that
+abstains citing its top candidate must earn at most 0.02 over the bench.
 """
 
 from __future__ import annotations
@@ -152,9 +155,24 @@ def test_prompt_reasons_are_exactly_the_produced_reasons(train_tasks: list[Task]
         assert f'"{reason.value}"' in SYSTEM_PROMPT
 
 
+# The element finders see limitation pages only: they are ranked on more held-out pages
+# than the classifiers above, so their sampling noise stays well below their margin.
+FINDER_TEST_SEEDS = 120
+
+
 @pytest.fixture(scope="module")
-def finder(train_tasks: list[Task], test_tasks: list[Task]) -> FinderScores:
-    return finder_scores(train_tasks, test_tasks)
+def limitation_test_tasks(registry: Registry) -> list[Task]:
+    return [
+        build_task(spec.id, seed_for("eval", i), "eval", registry)
+        for spec in registry
+        if not spec.solvable
+        for i in range(FINDER_TEST_SEEDS)
+    ]
+
+
+@pytest.fixture(scope="module")
+def finder(train_tasks: list[Task], limitation_test_tasks: list[Task]) -> FinderScores:
+    return finder_scores(train_tasks, limitation_test_tasks)
 
 
 # Issue 30 measured 1.000 before (chance 0.092), 0.880 after its first part (chance 0.093),
@@ -165,27 +183,32 @@ FINDER_MARGIN = 0.05
 
 def test_element_finder_is_near_chance(finder: FinderScores) -> None:
     """The blocker is not findable by its own surface much above chance."""
-    assert finder.pages >= 200 and finder.skipped == 0, finder
+    assert finder.pages >= 1000 and finder.skipped == 0, finder
     assert finder.accuracy <= finder.chance + FINDER_MARGIN, finder
 
 
 @pytest.fixture(scope="module")
-def context_finder(train_tasks: list[Task], test_tasks: list[Task]) -> FinderScores:
-    return finder_scores(train_tasks, test_tasks, context=True)
+def context_finder(train_tasks: list[Task], limitation_test_tasks: list[Task]) -> FinderScores:
+    return finder_scores(train_tasks, limitation_test_tasks, context=True)
 
 
 # Issue 39 measured the finder with context features (ancestors, siblings, frame title and
 # its years) at 0.988 against chance 0.086 before copies were framed as requested content
-# (15 train / 8 held-out seeds per limitation archetype), and 0.207 against chance 0.082
-# after (60 train / 30 held-out seeds, 2026-12-06). The issue asks for 5 points; what is
-# left (a font's <style> among a product page's sections, an endless feed's siblings) is
-# not yet removed, so this bound holds what was reached.
-CONTEXT_FINDER_MARGIN = 0.15
+# (15 train / 8 held-out seeds per limitation archetype), 0.207 against chance 0.082 after
+# (60 train / 30 held-out seeds), 0.232 against 0.083 on 90 held-out seeds, and 0.080
+# against 0.059 once copies drew their kinds as blockers' kinds are on the page's layout
+# (``copy_layouts``) with 3 to 5 more of them (60 train / 120 held-out seeds, 2026-12-06).
+CONTEXT_FINDER_MARGIN = 0.05
 
 
 def test_context_finder_is_near_chance(context_finder: FinderScores) -> None:
-    """The blocker is not findable by what surrounds it far above chance."""
-    assert context_finder.pages >= 200 and context_finder.skipped == 0, context_finder
+    """The blocker is not findable by what surrounds it more than 5 points above chance.
+
+    On ``FINDER_TEST_SEEDS`` (120) held-out seeds per limitation archetype, 1,200 pages, the
+    top-1 accuracy (about 0.08) has a binomial standard error of about 0.008, so the
+    margin is some 6 standard errors and the measured gap (0.021) about 3.5 below it.
+    """
+    assert context_finder.pages >= 1000 and context_finder.skipped == 0, context_finder
     assert context_finder.accuracy <= context_finder.chance + CONTEXT_FINDER_MARGIN, context_finder
 
 

@@ -17,6 +17,9 @@ sections or in its head (a font's ``<style>``, a renderer's scripts) go there fo
 often. A copy blocks only its own frame, so a page stays solvable or keeps its one blocker;
 only the request says which element stands where the data should be, and nothing around
 an element (ancestors, siblings, frame title, caption year; ``checks.leak_context``) tells.
+On a page of a blocked request's layout the copies' kinds are those that block there, as
+often (``copy_layouts``): a copy of a kind that never blocks on such a page (an endless
+feed beside a store's other branch) is told from the blocker by its frame's siblings.
 
 The element builders sit below this module and the chrome (whole pages around them are
 ``slot_pages`` and ``media_pages``), so it imports them like any other.
@@ -47,6 +50,7 @@ from bs4_env.tasks.html import (
     walls,
 )
 from bs4_env.tasks.html import tables as tb
+from bs4_env.tasks.html.copy_layouts import SUBJECT_MARKS
 from bs4_env.tasks.model import LimitReason
 from bs4_env.tasks.rng import token
 
@@ -70,19 +74,10 @@ def _fresh(rng: Random, draw: Callable[[Random], str], page: str) -> str:
     raise ValueError("every name the pool draws is on the page already")
 
 
-# How a main region shows that it holds a subject's frame (the requested one's or a decoy's).
-_MARKS = {
-    "price": 'class="price-box"',
-    "phone number": 'class="store-contact"',
-    "table": 'class="table-block"',
-    "listing": 'class="listing"',
-}
-
-
 def _subject(rng: Random, choices: tuple[str, ...], page: str) -> str:
     """One of ``choices``, among those whose frames ``page`` holds if any: a blocker stands
     in the page's own kind of frame, beside decoys of that kind, and so do its copies."""
-    present = tuple(subject for subject in choices if _MARKS[subject] in page)
+    present = tuple(subject for subject in choices if SUBJECT_MARKS[subject] in page)
     return rng.choice(present or choices)
 
 
