@@ -58,7 +58,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.LIMITATION,
     difficulty=Difficulty.MEDIUM,
     solvable=False,
-    version=6,
+    version=7,
     description="The requested table, price or listing is rendered client-side from an endpoint.",
     # Each request carries its own answer shape (that of the shared template it uses).
     answer_schema="in the shape the request's template gives",

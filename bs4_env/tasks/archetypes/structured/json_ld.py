@@ -211,7 +211,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.STRUCTURED,
     difficulty=Difficulty.MEDIUM,
     solvable=True,
-    version=6,
+    version=7,
     phase="phase2",
     description="A field of a named entity in JSON-LD, with stale visible and microdata values.",
     # Each request carries its own answer shape.

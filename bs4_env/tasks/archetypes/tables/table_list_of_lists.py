@@ -72,7 +72,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.TABLES,
     difficulty=Difficulty.EASY,
     solvable=True,
-    version=6,
+    version=7,
     description="A captioned data table as rows of cell texts, beside a layout and a decoy table.",
     answer_schema=(
         "a list of lists of strings: the header row, then each body row's cell texts, "

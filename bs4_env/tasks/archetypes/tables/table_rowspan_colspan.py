@@ -175,7 +175,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.TABLES,
     difficulty=Difficulty.HARD,
     solvable=True,
-    version=6,
+    version=7,
     description="Expand a table's rowspan/colspan cells into a full grid, header row included.",
     answer_schema=(
         "a list of lists of strings: the header row then each body row, merged cells repeated "
