@@ -50,6 +50,9 @@ def build_template(
 
 def freeze_template() -> tuple[int, str]:
     """Make the template cheap to fork; returns ``hugepages.collapse_heap``'s answer."""
+    if (count := sc.threads()) != 1:
+        # Calls are forked without Python's at-fork hooks, which is sound only here.
+        raise RuntimeError(f"the warm template must be single-threaded, it has {count} threads")
     _forget_host_modules()
     # Warm objects move to the permanent generation: a child's garbage collections then
     # never touch (and copy-on-write) the parent's pages.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import fcntl
 import os
+import random
 import signal
 import sys
 
@@ -74,7 +75,9 @@ class Worker:
             return False
         pipes = supervise.CallPipes.open()
         try:
-            pid = os.fork()
+            # The template is single-threaded (``freeze_template`` checked): Python's at-fork
+            # hooks would only copy pages of ours (see ``syscalls.fork_bare``).
+            pid = sc.fork_bare()
         except OSError as error:
             for fd in (*pipes.child_ends(), pipes.out_r, pipes.err_r, pipes.report_r,
                        pipes.setup_r):  # fmt: skip
@@ -135,6 +138,7 @@ class Worker:
         """The forked call: read the payload, apply the layers, run the program; never returns."""
         setup_fd = pipes.setup_w
         try:
+            random.seed()  # what os.fork's hook did: no two calls share a random sequence
             os.setsid()
             places = (self.devnull, pipes.out_w, pipes.err_w, pipes.report_w, pipes.setup_w,
                       self.ctl_in)  # fmt: skip
