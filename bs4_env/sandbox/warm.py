@@ -6,7 +6,7 @@ with the modules loaded and the parsers' caches hot, at no cost of its own.
 
 from __future__ import annotations
 
-from bs4_env.sandbox.program import PARSERS
+from bs4_env.sandbox.program import PARSERS, install_parse_counter
 
 # Modules model code commonly imports; importing them before the fork makes them free.
 _PRELOAD = (
@@ -33,3 +33,4 @@ def warm() -> None:
         soup.select("div.a > p#x, td:nth-of-type(2), li:not(.z)")
         soup.find_all(["td", "li"], string=True)
         soup.get_text(" ", strip=True)
+    install_parse_counter()
