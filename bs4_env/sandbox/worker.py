@@ -50,6 +50,10 @@ class Worker:
         self.ctl_out = ctl_out
         self.devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
         self.pid = os.getpid()
+        self.limits = isolation.Limits()  # built once: a call's child only reads it
+        # random's C seeding (from the OS), bound once; what os.fork's at-fork hook ran.
+        self.reseed_random = super(random.Random, random._inst).seed  # type: ignore[attr-defined]
+        random._inst.gauss_next = None  # type: ignore[attr-defined]  # the rest of random.seed
 
     def serve(self) -> None:
         """Answer requests until the host closes the pipe, says ``close``, or we lost sync."""
@@ -138,7 +142,7 @@ class Worker:
         """The forked call: read the payload, apply the layers, run the program; never returns."""
         setup_fd = pipes.setup_w
         try:
-            random.seed()  # what os.fork's hook did: no two calls share a random sequence
+            self.reseed_random()  # as os.fork's hook did: no two calls share a random sequence
             os.setsid()
             places = (self.devnull, pipes.out_w, pipes.err_w, pipes.report_w, pipes.setup_w,
                       self.ctl_in)  # fmt: skip
@@ -146,11 +150,14 @@ class Worker:
             for target, fd in enumerate(lifted):
                 os.dup2(fd, target)
             setup_fd = _SETUP_FD
-            os.closerange(_PAYLOAD_FD + 1, 1 << 20)  # the control pipes, everything else
+            # The control pipes, everything else; Landlock's prepared rules until it ran.
+            kept = self.setup.landlock.fds if self.setup.landlock else range(_PAYLOAD_FD + 1)
+            os.closerange(_PAYLOAD_FD + 1, kept.start)
+            os.closerange(max(kept.stop, _PAYLOAD_FD + 1), 1 << 20)
             code, html, query, key = _read_payload(sizes)
             os.close(_PAYLOAD_FD)
             os.write(_SETUP_FD, b"P")
-            call_layers.apply_layers(self.setup, timeout_s, isolation.Limits())
+            call_layers.apply_layers(self.setup, timeout_s, self.limits)
             # After the uid change (which clears it): die with the worker, whatever happens.
             sc.prctl(sc.PR_SET_PDEATHSIG, signal.SIGKILL)
             if os.getppid() != self.pid:
