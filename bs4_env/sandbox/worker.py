@@ -52,7 +52,7 @@ class Worker:
         self.pid = os.getpid()
         self.limits = isolation.Limits()  # built once: a call's child only reads it
         # random's C seeding (from the OS), bound once; what os.fork's at-fork hook ran.
-        self.reseed_random = super(random.Random, random._inst).seed  # type: ignore[attr-defined]
+        self.reseed_random = super(random.Random, random._inst).seed
         random._inst.gauss_next = None  # type: ignore[attr-defined]  # the rest of random.seed
 
     def serve(self) -> None:
@@ -78,6 +78,7 @@ class Worker:
             self._reply_error(f"bad request: {error}", restart=True)
             return False
         pipes = supervise.CallPipes.open()
+        sinks = supervise.open_sinks(limit, self.devnull)
         try:
             # The template is single-threaded (``freeze_template`` checked): Python's at-fork
             # hooks would only copy pages of ours (see ``syscalls.fork_bare``).
@@ -86,15 +87,15 @@ class Worker:
             for fd in (*pipes.child_ends(), pipes.out_r, pipes.err_r, pipes.report_r,
                        pipes.setup_r):  # fmt: skip
                 os.close(fd)
+            for sink in sinks:
+                sink.close()
             self._skip_payload(sum(sizes))
             self._reply_error(f"fork failed: {error}", restart=False)
             return True
         if pid == 0:
             self._child(sizes, timeout_s, pipes)
         pipes.close_child_ends()
-        outcome = supervise.supervise(
-            pid, pipes, timeout_s, limit, self.setup.pid_namespace, self.devnull
-        )
+        outcome = supervise.supervise(pid, pipes, sinks, timeout_s, self.setup.pid_namespace)
         infra_error, in_step = _setup_verdict(outcome.setup, outcome.exit_code)
         leftovers = self._clear_workdir()
         reply = {
