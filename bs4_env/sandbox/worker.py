@@ -37,7 +37,7 @@ from bs4_env.sandbox.protocol import (
 CHILD_SETUP_FAILED = 125
 # The call's descriptors: 0 /dev/null, 1 stdout, 2 stderr, 3 report, 4 setup, 5 the payload.
 _SETUP_FD, _PAYLOAD_FD = 4, 5
-_LIFT = 64  # descriptors are first moved above this so placing them never clobbers one
+_HELD = range(3, 10)  # held on /dev/null by the worker: what it opens later lands above
 
 
 class Worker:
@@ -145,11 +145,13 @@ class Worker:
         try:
             self.reseed_random()  # as os.fork's hook did: no two calls share a random sequence
             os.setsid()
-            places = (self.devnull, pipes.out_w, pipes.err_w, pipes.report_w, pipes.setup_w,
-                      self.ctl_in)  # fmt: skip
-            lifted = [fcntl.fcntl(fd, fcntl.F_DUPFD, _LIFT) for fd in places]
-            for target, fd in enumerate(lifted):
-                os.dup2(fd, target)
+            # Every source is at 10 or above (``main`` holds 3-9), so placing never clobbers one.
+            os.dup2(self.devnull, 0)
+            os.dup2(pipes.out_w, 1)
+            os.dup2(pipes.err_w, 2)
+            os.dup2(pipes.report_w, 3)
+            os.dup2(pipes.setup_w, _SETUP_FD)
+            os.dup2(self.ctl_in, _PAYLOAD_FD)
             setup_fd = _SETUP_FD
             # The control pipes, everything else; Landlock's prepared rules until it ran.
             kept = self.setup.landlock.fds if self.setup.landlock else range(_PAYLOAD_FD + 1)
@@ -176,12 +178,16 @@ class Worker:
 
 
 def _read_payload(sizes: list[int]) -> tuple[str, str, str, str]:
+    """The four payload sections, read in one go and decoded in place."""
+    total = sum(sizes)
+    data = read_exact_sync(_PAYLOAD_FD, total) if total else b""
+    if data is None:
+        raise ProtocolError("payload ended early")
+    view, start = memoryview(data), 0
     texts = []
     for size in sizes:
-        data = read_exact_sync(_PAYLOAD_FD, size) if size else b""
-        if data is None:
-            raise ProtocolError("payload ended early")
-        texts.append(data.decode(*ENCODING))
+        texts.append(str(view[start : start + size], *ENCODING))
+        start += size
     code, html, query, key = texts
     return code, html, query, key
 
@@ -216,6 +222,8 @@ def main() -> None:
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(2, 1)
+    for fd in _HELD:
+        os.dup2(devnull, fd)
     os.close(devnull)
     sc.prctl(sc.PR_SET_PDEATHSIG, signal.SIGKILL)  # die with the host
     setup = template.build_template(
