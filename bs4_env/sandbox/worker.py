@@ -49,6 +49,9 @@ class Worker:
         self.ctl_in = ctl_in
         self.ctl_out = ctl_out
         self.devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+        if self.devnull < _HELD.stop:
+            # A call places its descriptors with plain dup2s, which needs every source above.
+            raise RuntimeError(f"descriptors {_HELD.start}-{_HELD.stop - 1} must stay held")
         self.pid = os.getpid()
         self.limits = isolation.Limits()  # built once: a call's child only reads it
         # random's C seeding (from the OS), bound once; what os.fork's at-fork hook ran.
@@ -221,10 +224,10 @@ def main() -> None:
     ctl_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 10)
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
+    os.close(devnull)
     os.dup2(2, 1)
     for fd in _HELD:
-        os.dup2(devnull, fd)
-    os.close(devnull)
+        os.dup2(0, fd)
     sc.prctl(sc.PR_SET_PDEATHSIG, signal.SIGKILL)  # die with the host
     setup = template.build_template(
         args.uid, args.workdir, bool(args.user_namespaces), (ctl_in, ctl_out)
