@@ -9,6 +9,7 @@ ABI >= 6 it may not signal processes or reach abstract Unix sockets outside its 
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import os
 
 from bs4_env.sandbox.syscalls import syscall
@@ -60,10 +61,16 @@ def _handled_fs(abi: int) -> int:
     return rights
 
 
+# The prepared rules' descriptors sit in one block from here: below a call's RLIMIT_NOFILE,
+# above the descriptors a worker and its calls use, so a call can close everything else.
+FD_BASE = 200
+
+
 class Policy:
     """A Landlock policy prepared once (in the warm template): the ruleset's attributes and
-    the fixed rules, with each path's rights already fitted to its type. A call adds the
-    paths only it knows (its own temp dir, its own /proc entry) and restricts itself."""
+    the fixed rules, each path opened (``O_PATH``, in ``fds``) with its rights fitted to its
+    type. A call adds the paths only it knows (its own temp dir, its own /proc entry) and
+    restricts itself, without resolving or opening the fixed paths again."""
 
     def __init__(self, read_paths: list[str], write_paths: list[str], abi: int) -> None:
         if abi < 1:
@@ -73,22 +80,45 @@ class Policy:
             self.handled, _NET_ALL if abi >= 4 else 0, _SCOPE_ALL if abi >= 6 else 0
         )
         self.attr_size = 8 if abi < 4 else (16 if abi < 6 else 24)
-        self.rules = _fitted_rules(read_paths, write_paths, self.handled)
+        rules = _fitted_rules(read_paths, write_paths, self.handled)
+        self.fds = range(FD_BASE, FD_BASE + len(rules))
+        self.rules = [
+            _PathBeneathAttr(rights, _open_at(path, fd))
+            for (path, rights), fd in zip(rules, self.fds, strict=True)
+        ]
 
     def restrict(self, read_paths: list[str], write_paths: list[str]) -> None:
         """Confine this process to the fixed rules plus ``read_paths`` and ``write_paths``.
 
-        Paths that do not exist are skipped. Requires no_new_privs or CAP_SYS_ADMIN. Raises
+        Once per process (a forked call): it closes this process's copies of ``fds``. Paths
+        that do not exist are skipped. Requires no_new_privs or CAP_SYS_ADMIN. Raises
         ``OSError`` when the kernel refuses.
         """
-        rules = self.rules + _fitted_rules(read_paths, write_paths, self.handled)
-        ruleset_fd = syscall(_CREATE_RULESET, ctypes.addressof(self.attr), self.attr_size, 0)
         try:
-            for path, rights in rules:
-                _add_path_rule(ruleset_fd, path, rights)
-            syscall(_RESTRICT_SELF, ruleset_fd, 0)
+            ruleset_fd = syscall(_CREATE_RULESET, ctypes.addressof(self.attr), self.attr_size, 0)
+            try:
+                for rule in self.rules:
+                    _add_rule(ruleset_fd, rule)
+                for path, rights in _fitted_rules(read_paths, write_paths, self.handled):
+                    _add_path_rule(ruleset_fd, path, rights)
+                syscall(_RESTRICT_SELF, ruleset_fd, 0)
+            finally:
+                os.close(ruleset_fd)
         finally:
-            os.close(ruleset_fd)
+            os.closerange(self.fds.start, self.fds.stop)
+
+
+def _open_at(path: str, target: int) -> int:
+    """``path`` opened ``O_PATH`` at exactly descriptor ``target`` (which must be free)."""
+    fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    try:
+        placed = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, target)
+    finally:
+        os.close(fd)
+    if placed != target:
+        os.close(placed)
+        raise OSError(f"descriptor {target} is taken: cannot prepare the Landlock rules")
+    return placed
 
 
 def _fitted_rules(
@@ -111,7 +141,10 @@ def _add_path_rule(ruleset_fd: int, path: str, rights: int) -> None:
     except FileNotFoundError:
         return
     try:
-        rule = _PathBeneathAttr(rights, fd)
-        syscall(_ADD_RULE, ruleset_fd, _RULE_PATH_BENEATH, ctypes.addressof(rule), 0)
+        _add_rule(ruleset_fd, _PathBeneathAttr(rights, fd))
     finally:
         os.close(fd)
+
+
+def _add_rule(ruleset_fd: int, rule: _PathBeneathAttr) -> None:
+    syscall(_ADD_RULE, ruleset_fd, _RULE_PATH_BENEATH, ctypes.addressof(rule), 0)

@@ -13,7 +13,6 @@ with a per-call secret from the payload, so blind writes to its descriptor do no
 
 from __future__ import annotations
 
-import json
 import linecache
 import os
 import sys
@@ -24,30 +23,55 @@ import bs4
 
 PARSERS = ("html.parser", "lxml", "html5lib")
 MODEL_FILENAME = "<model-code>"
+_REPORT = '{{"key":"{}","soup_parses":{}}}'  # JSON, read by ``protocol.parse_report``
 
 
-def _install_parse_counter(html: str) -> list[int]:
-    """Wrap ``BeautifulSoup.__init__`` so every tree built from ``html`` is counted."""
-    parses = [0]
-    original_init = bs4.BeautifulSoup.__init__
-    encoded: list[bytes] = []
+class _ParseCounter:
+    """Counts trees built from the current call's page.
 
-    def is_page(markup: object) -> bool:
+    Installed over ``BeautifulSoup.__init__`` once per process (in the warm template, by
+    ``install_parse_counter``), so a forked call only points it at its own page: replacing a
+    class attribute in every call would write (copy-on-write) the pages of the class and of
+    the interpreter's type caches.
+    """
+
+    def __init__(self) -> None:
+        self.html: str | None = None
+        self.encoded: bytes | None = None
+        self.parses = 0
+
+    def start(self, html: str) -> None:
+        self.html, self.encoded, self.parses = html, None, 0
+
+    def is_page(self, markup: object) -> bool:
+        html = self.html
+        if html is None:
+            return False
         if isinstance(markup, str):
             return markup is html or markup == html
         if isinstance(markup, (bytes, bytearray)):
-            if not encoded:
-                encoded.append(html.encode("utf-8", "surrogatepass"))
-            return len(markup) == len(encoded[0]) and markup == encoded[0]
+            if self.encoded is None:
+                self.encoded = html.encode("utf-8", "surrogatepass")
+            return len(markup) == len(self.encoded) and markup == self.encoded
         return False
+
+
+_counter = _ParseCounter()
+
+
+def install_parse_counter() -> None:
+    """Wrap ``BeautifulSoup.__init__`` (once per process) so trees of the page are counted."""
+    original_init = bs4.BeautifulSoup.__init__
+    if getattr(original_init, "_counts_parses", False):
+        return
 
     def counting_init(self: bs4.BeautifulSoup, *args: Any, **kwargs: Any) -> None:
         original_init(self, *args, **kwargs)
-        if is_page(args[0] if args else kwargs.get("markup", "")):
-            parses[0] += 1
+        if _counter.is_page(args[0] if args else kwargs.get("markup", "")):
+            _counter.parses += 1
 
+    counting_init._counts_parses = True  # type: ignore[attr-defined]
     bs4.BeautifulSoup.__init__ = counting_init  # type: ignore[method-assign]
-    return parses
 
 
 def _exit_status(stop: SystemExit) -> int:
@@ -63,9 +87,13 @@ def _exit_status(stop: SystemExit) -> int:
 def run_program(code: str, html: str, query: str, key: str, report_fd: int) -> int:
     """Run ``code`` as ``__main__`` over ``html``; write the keyed parse count to ``report_fd``.
 
-    Returns the exit status the program would have had as a script.
+    Returns the exit status the program would have had as a script. ``key`` must be
+    alphanumeric (it is written into the report as is).
     """
-    parses = _install_parse_counter(html)
+    if not key.isalnum():
+        raise ValueError("the report key must be alphanumeric")
+    install_parse_counter()
+    _counter.start(html)
 
     def make_soup(parser: str = "html.parser") -> bs4.BeautifulSoup:
         """Parse the current page with 'html.parser', 'lxml' or 'html5lib'."""
@@ -90,7 +118,9 @@ def run_program(code: str, html: str, query: str, key: str, report_fd: int) -> i
     finally:
         _flush_std_streams()
         try:
-            os.write(report_fd, json.dumps({"key": key, "soup_parses": parses[0]}).encode())
+            # Formatted, not json.dumps: the encoder's first use in a forked call copies some
+            # 120 of the template's pages.
+            os.write(report_fd, _REPORT.format(key, _counter.parses).encode())
         except OSError as error:
             # The program closed or replaced the descriptor: its parse count is lost (a
             # missing report counts as no parse). Say so on stderr.

@@ -42,8 +42,13 @@ class CallPipes:
 
     @classmethod
     def open(cls) -> CallPipes:
-        fds = [fd for _ in range(4) for fd in os.pipe2(os.O_CLOEXEC)]
-        return cls(*fds)
+        (out_r, out_w), (err_r, err_w), (report_r, report_w) = (
+            os.pipe2(os.O_CLOEXEC) for _ in range(3)
+        )
+        # Only our own code writes the setup channel (a few bytes): non-blocking at both ends
+        # costs it nothing and lets the worker read it without waiting.
+        setup_r, setup_w = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
+        return cls(out_r, out_w, err_r, err_w, report_r, report_w, setup_r, setup_w)
 
     def child_ends(self) -> tuple[int, int, int, int]:
         return self.out_w, self.err_w, self.report_w, self.setup_w
@@ -63,13 +68,13 @@ class Sink:
         self.kept = 0
         self.dropped = 0
 
-    def pump(self, source: int) -> int:
+    def pump(self, source: int, flags: int = 0) -> int:
         """Move what ``source`` has ready; returns 0 at end of stream."""
         if self.kept < self.limit:
-            moved = os.splice(source, self.fd, min(_CHUNK, self.limit - self.kept))
+            moved = os.splice(source, self.fd, min(_CHUNK, self.limit - self.kept), flags=flags)
             self.kept += moved
         else:
-            moved = os.splice(source, self.devnull, _CHUNK)
+            moved = os.splice(source, self.devnull, _CHUNK, flags=flags)
             self.dropped += moved
         return moved
 
@@ -107,6 +112,33 @@ class _Streams:
     def open(self) -> bool:
         return bool(self.sinks) or self.setup_fd is not None
 
+    def drain_ready(self) -> None:
+        """Move what the pipes hold without waiting; forget those that reached end of stream.
+
+        Once every writer is dead that is all of them, in a few calls and no ``select``.
+        """
+        for fd, sink in list(self.sinks.items()):
+            try:
+                while sink.pump(fd, os.SPLICE_F_NONBLOCK):
+                    pass
+            except BlockingIOError:
+                continue  # a writer we did not kill: ``pump`` waits for it, up to the grace
+            del self.sinks[fd]
+        if self.setup_fd is not None:
+            try:
+                while self._read_setup(self.setup_fd):
+                    pass
+            except BlockingIOError:
+                return
+
+    def _read_setup(self, fd: int) -> bool:
+        """Read the setup channel once; False (and forget it) at end of stream."""
+        chunk = os.read(fd, SETUP_CAP)
+        self.setup.extend(chunk[: SETUP_CAP - len(self.setup)])
+        if not chunk:
+            self.setup_fd = None
+        return bool(chunk)
+
     def pump(self, timeout: float, also: list[int]) -> list[int]:
         """Move whatever is ready; forget fds at EOF; return which of ``also`` became ready."""
         setup = [] if self.setup_fd is None else [self.setup_fd]
@@ -116,23 +148,25 @@ class _Streams:
                 if not self.sinks[fd].pump(fd):
                     del self.sinks[fd]
             elif fd == self.setup_fd:
-                chunk = os.read(fd, SETUP_CAP)
-                self.setup.extend(chunk[: SETUP_CAP - len(self.setup)])
-                if not chunk:
-                    self.setup_fd = None
+                self._read_setup(fd)
         return [fd for fd in ready if fd in also]
 
 
-def supervise(
-    pid: int, pipes: CallPipes, timeout_s: float, limit: int, pid_ns: bool, devnull: int
-) -> Outcome:
-    """Wait for the call's process (or its deadline), clean up, and describe it.
+def open_sinks(limit: int, devnull: int) -> tuple[Sink, Sink, Sink]:
+    """The call's stdout, stderr and report sinks; ``devnull`` takes output past the caps.
 
-    ``devnull`` is an open /dev/null (where output past ``limit`` is spliced).
+    Made before the fork: what the worker allocates while the call's process lives copies
+    the pages it writes.
     """
+    return (Sink("stdout", limit, devnull), Sink("stderr", limit, devnull),
+            Sink("report", REPORT_CAP, devnull))  # fmt: skip
+
+
+def supervise(
+    pid: int, pipes: CallPipes, sinks: tuple[Sink, Sink, Sink], timeout_s: float, pid_ns: bool
+) -> Outcome:
+    """Wait for the call's process (or its deadline), clean up, and describe it."""
     started = time.perf_counter()
-    sinks = (Sink("stdout", limit, devnull), Sink("stderr", limit, devnull),
-             Sink("report", REPORT_CAP, devnull))  # fmt: skip
     streams = _Streams(pipes, sinks)
     pidfd = os.pidfd_open(pid)
     deadline = time.monotonic() + timeout_s
@@ -154,6 +188,7 @@ def supervise(
         duration = time.perf_counter() - started
         kill_all(pid_ns, pid)
         # Every writer is dead now; collect what is still buffered in the pipes.
+        streams.drain_ready()
         grace_end = time.monotonic() + _DRAIN_GRACE_S
         while streams.open and time.monotonic() < grace_end:
             streams.pump(grace_end - time.monotonic(), [])

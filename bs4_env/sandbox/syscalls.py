@@ -1,4 +1,5 @@
-"""Thin ctypes wrappers for the Linux calls Python 3.11 lacks (unshare, mount, prctl, capset).
+"""Thin ctypes wrappers for the Linux calls Python 3.11 lacks (unshare, mount, prctl, capset),
+and a ``fork`` without Python's at-fork hooks.
 
 ``os.unshare`` only exists from Python 3.12, and ``mount``/``prctl``/``capset`` never did; the
 sandbox needs them before any model code runs, so they go straight to libc.
@@ -55,6 +56,11 @@ _libc.mount.argtypes = [
 _libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
 _libc.unshare.argtypes = [ctypes.c_int]
 _CAPABILITY_VERSION_3 = 0x20080522
+# PyDLL, not CDLL: the GIL stays held across the call, so the child starts holding it exactly
+# as the parent did (CDLL would release it around fork()).
+_fork = ctypes.PyDLL(None, use_errno=True).fork
+_fork.restype = ctypes.c_int
+_fork.argtypes = []
 
 
 class _CapHeader(ctypes.Structure):
@@ -118,3 +124,27 @@ def syscall(number: int, *args: int) -> int:
     # truncates pointers.
     result = _libc.syscall(ctypes.c_long(number), *(ctypes.c_long(a) for a in args))
     return _check(int(result), f"syscall({number})")
+
+
+def threads() -> int:
+    """How many threads this process has (``Threads:`` of ``/proc/self/status``)."""
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith("Threads:"):
+                return int(line.split()[1])
+    raise OSError("no Threads: line in /proc/self/status")
+
+
+def fork_bare() -> int:
+    """``fork(2)`` straight from libc: like ``os.fork`` minus Python's at-fork machinery.
+
+    ``os.fork`` runs ``PyOS_AfterFork_Child`` and every hook registered with
+    ``os.register_at_fork`` (in the warm template: threading's, logging's and random's). Their
+    job is to repair state that *other threads* held at the fork (locks, the GIL, thread
+    records); they run Python code in the child, which writes (copy-on-write) some 170 of the
+    parent's pages per call. Only for a process with exactly one thread, whose GIL, locks and
+    thread records are then already consistent: the caller checks that once
+    (``threads() == 1``) and starts no thread afterwards. ``random`` is not reseeded: a child
+    that needs fresh randomness seeds it itself. Returns 0 in the child, its pid in the parent.
+    """
+    return _check(_fork(), "fork")

@@ -15,7 +15,7 @@ import sys
 
 from bs4_env.sandbox import call_layers, hugepages, isolation
 from bs4_env.sandbox import syscalls as sc
-from bs4_env.sandbox.warm import warm
+from bs4_env.sandbox.warm import rehearse_call, warm
 
 
 def build_template(
@@ -50,6 +50,10 @@ def build_template(
 
 def freeze_template() -> tuple[int, str]:
     """Make the template cheap to fork; returns ``hugepages.collapse_heap``'s answer."""
+    if (count := sc.threads()) != 1:
+        # Calls are forked without Python's at-fork hooks, which is sound only here.
+        raise RuntimeError(f"the warm template must be single-threaded, it has {count} threads")
+    rehearse_call()
     _forget_host_modules()
     # Warm objects move to the permanent generation: a child's garbage collections then
     # never touch (and copy-on-write) the parent's pages.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import fcntl
 import os
+import random
 import signal
 import sys
 
@@ -36,7 +37,7 @@ from bs4_env.sandbox.protocol import (
 CHILD_SETUP_FAILED = 125
 # The call's descriptors: 0 /dev/null, 1 stdout, 2 stderr, 3 report, 4 setup, 5 the payload.
 _SETUP_FD, _PAYLOAD_FD = 4, 5
-_LIFT = 64  # descriptors are first moved above this so placing them never clobbers one
+_HELD = range(3, 10)  # held on /dev/null by the worker: what it opens later lands above
 
 
 class Worker:
@@ -48,7 +49,14 @@ class Worker:
         self.ctl_in = ctl_in
         self.ctl_out = ctl_out
         self.devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+        if self.devnull < _HELD.stop:
+            # A call places its descriptors with plain dup2s, which needs every source above.
+            raise RuntimeError(f"descriptors {_HELD.start}-{_HELD.stop - 1} must stay held")
         self.pid = os.getpid()
+        self.limits = isolation.Limits()  # built once: a call's child only reads it
+        # random's C seeding (from the OS), bound once; what os.fork's at-fork hook ran.
+        self.reseed_random = super(random.Random, random._inst).seed
+        random._inst.gauss_next = None  # type: ignore[attr-defined]  # the rest of random.seed
 
     def serve(self) -> None:
         """Answer requests until the host closes the pipe, says ``close``, or we lost sync."""
@@ -73,21 +81,24 @@ class Worker:
             self._reply_error(f"bad request: {error}", restart=True)
             return False
         pipes = supervise.CallPipes.open()
+        sinks = supervise.open_sinks(limit, self.devnull)
         try:
-            pid = os.fork()
+            # The template is single-threaded (``freeze_template`` checked): Python's at-fork
+            # hooks would only copy pages of ours (see ``syscalls.fork_bare``).
+            pid = sc.fork_bare()
         except OSError as error:
             for fd in (*pipes.child_ends(), pipes.out_r, pipes.err_r, pipes.report_r,
                        pipes.setup_r):  # fmt: skip
                 os.close(fd)
+            for sink in sinks:
+                sink.close()
             self._skip_payload(sum(sizes))
             self._reply_error(f"fork failed: {error}", restart=False)
             return True
         if pid == 0:
             self._child(sizes, timeout_s, pipes)
         pipes.close_child_ends()
-        outcome = supervise.supervise(
-            pid, pipes, timeout_s, limit, self.setup.pid_namespace, self.devnull
-        )
+        outcome = supervise.supervise(pid, pipes, sinks, timeout_s, self.setup.pid_namespace)
         infra_error, in_step = _setup_verdict(outcome.setup, outcome.exit_code)
         leftovers = self._clear_workdir()
         reply = {
@@ -135,18 +146,24 @@ class Worker:
         """The forked call: read the payload, apply the layers, run the program; never returns."""
         setup_fd = pipes.setup_w
         try:
+            self.reseed_random()  # as os.fork's hook did: no two calls share a random sequence
             os.setsid()
-            places = (self.devnull, pipes.out_w, pipes.err_w, pipes.report_w, pipes.setup_w,
-                      self.ctl_in)  # fmt: skip
-            lifted = [fcntl.fcntl(fd, fcntl.F_DUPFD, _LIFT) for fd in places]
-            for target, fd in enumerate(lifted):
-                os.dup2(fd, target)
+            # Every source is at 10 or above (``main`` holds 3-9), so placing never clobbers one.
+            os.dup2(self.devnull, 0)
+            os.dup2(pipes.out_w, 1)
+            os.dup2(pipes.err_w, 2)
+            os.dup2(pipes.report_w, 3)
+            os.dup2(pipes.setup_w, _SETUP_FD)
+            os.dup2(self.ctl_in, _PAYLOAD_FD)
             setup_fd = _SETUP_FD
-            os.closerange(_PAYLOAD_FD + 1, 1 << 20)  # the control pipes, everything else
+            # The control pipes, everything else; Landlock's prepared rules until it ran.
+            kept = self.setup.landlock.fds if self.setup.landlock else range(_PAYLOAD_FD + 1)
+            os.closerange(_PAYLOAD_FD + 1, kept.start)
+            os.closerange(max(kept.stop, _PAYLOAD_FD + 1), 1 << 20)
             code, html, query, key = _read_payload(sizes)
             os.close(_PAYLOAD_FD)
             os.write(_SETUP_FD, b"P")
-            call_layers.apply_layers(self.setup, timeout_s, isolation.Limits())
+            call_layers.apply_layers(self.setup, timeout_s, self.limits)
             # After the uid change (which clears it): die with the worker, whatever happens.
             sc.prctl(sc.PR_SET_PDEATHSIG, signal.SIGKILL)
             if os.getppid() != self.pid:
@@ -164,12 +181,16 @@ class Worker:
 
 
 def _read_payload(sizes: list[int]) -> tuple[str, str, str, str]:
+    """The four payload sections, read in one go and decoded in place."""
+    total = sum(sizes)
+    data = read_exact_sync(_PAYLOAD_FD, total) if total else b""
+    if data is None:
+        raise ProtocolError("payload ended early")
+    view, start = memoryview(data), 0
     texts = []
     for size in sizes:
-        data = read_exact_sync(_PAYLOAD_FD, size) if size else b""
-        if data is None:
-            raise ProtocolError("payload ended early")
-        texts.append(data.decode(*ENCODING))
+        texts.append(str(view[start : start + size], *ENCODING))
+        start += size
     code, html, query, key = texts
     return code, html, query, key
 
@@ -203,8 +224,10 @@ def main() -> None:
     ctl_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 10)
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
-    os.dup2(2, 1)
     os.close(devnull)
+    os.dup2(2, 1)
+    for fd in _HELD:
+        os.dup2(0, fd)
     sc.prctl(sc.PR_SET_PDEATHSIG, signal.SIGKILL)  # die with the host
     setup = template.build_template(
         args.uid, args.workdir, bool(args.user_namespaces), (ctl_in, ctl_out)

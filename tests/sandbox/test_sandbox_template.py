@@ -6,16 +6,18 @@ without changing what it may do.
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 
 import pytest
 
 import bs4_env
-from bs4_env.sandbox import call_layers, hugepages
+from bs4_env.sandbox import call_layers, hugepages, template
 from bs4_env.sandbox.base import ExecRequest
 from bs4_env.sandbox.local_backend import LocalExecutor
 from bs4_env.sandbox.pool import PACKAGE_PARENT, WORKER_ENV
-from tests.sandbox.conftest import NORMAL
+from tests.sandbox.conftest import MODES, NORMAL, executor_options
 
 MAPS = """\
 55d0c0a00000-55d0c0c00000 rw-p 00000000 00:00 0                          [heap]
@@ -75,3 +77,52 @@ async def test_worker_reports_its_huge_pages_and_calls_see_no_worker_environment
         assert PACKAGE_PARENT.encode() in cmdline
         env = await executor.run(ExecRequest("import os; print(sorted(os.environ))", ""))
         assert env.stdout.strip() == str(["HOME", "LANG", "PATH", "PYTHONIOENCODING", "TMPDIR"])
+
+
+FDS = """
+import os
+held = []
+for fd in range(1024):
+    try:
+        os.fstat(fd)
+    except OSError:
+        continue
+    held.append(fd)
+print(held)
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_model_code_holds_only_its_own_descriptors(mode: str) -> None:
+    # The template keeps Landlock's prepared rules open (from landlock.FD_BASE); a call closes
+    # its copies before model code runs, as it does the control and setup pipes.
+    async with LocalExecutor(pool_size=1, **executor_options(mode)) as executor:
+        result = await executor.run(ExecRequest(FDS, ""))
+    assert result.ok, result
+    assert result.stdout.strip() == "[0, 1, 2, 3]"  # /dev/null, stdout, stderr, the report
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_each_call_draws_its_own_random_numbers(mode: str) -> None:
+    # Calls are forked without os.fork's hooks; the worker reseeds random in each call.
+    draw = ExecRequest("import random; print(random.getrandbits(64))", "")
+    async with LocalExecutor(pool_size=1, max_pool_size=1, **executor_options(mode)) as executor:
+        draws = [(await executor.run(draw)).stdout for _ in range(3)]
+    assert len(set(draws)) == 3, draws
+
+
+def test_a_template_with_a_second_thread_refuses_to_freeze() -> None:
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            stop = threading.Event()
+            threading.Thread(target=stop.wait).start()
+            try:
+                template.freeze_template()
+            except RuntimeError as error:
+                code = 0 if "single-threaded" in str(error) else 2
+            stop.set()
+        finally:
+            os._exit(code)
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
