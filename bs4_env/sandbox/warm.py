@@ -4,11 +4,11 @@ Everything imported and run here happens before the first fork, so each call's c
 with the modules loaded and the parsers' caches hot, at no cost of its own.
 
 bs4 (4.13 and later) builds its table of the 2,231 HTML5 named character references, and the
-regular expressions over it, lazily: the first named entity a tree meets (``&amp;``,
+regular expressions over it, lazily: at the first named entity a tree meets (``&amp;``,
 ``&eacute;``; most generated pages have some) or the first ``formatter="html"`` output. Left
-to the call, every call over such a page rebuilt it in its own child and threw it away:
-~18 ms CPU per call, more than the sandbox's own cost (measured in docs/ci.md). The warm page
-therefore holds named and numeric references, and ``warm`` writes one tree with that formatter.
+to the call, every call over such a page rebuilt it in its own child and threw it away, ~18 ms
+CPU a call, more than the sandbox's own cost (docs/development.md, "CI time"). So the warm
+page holds named and numeric references, and ``warm`` writes one tree with that formatter.
 """
 
 from __future__ import annotations
