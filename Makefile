@@ -46,14 +46,15 @@ lint: $(STAMP)
 ## over every core (pytest-xdist; tests/conftest.py keeps each module's fixtures in one worker).
 ## The prime-rl integration test runs prime-rl at the pinned commit from a cached venv built
 ## from the vendored source; without that source it is deselected with a printed note.
+## The type check and the unprivileged sandbox suite run beside the prime-rl venv and pytest
+## (scripts/beside.sh: each still fails the run, and its output and phase time follow pytest's).
 JOBS ?= $(shell nproc)
 # Each phase prints its wall time in the log (`phase NAME: N s`); .ci/run prints the total.
 PHASE := bash scripts/phase.sh
 PYTEST := $(BIN)/pytest -m "" -p no:cacheprovider -n $(JOBS) --dist loadgroup --durations=15 -rs
 PRIMERL_VENDOR := $(or $(BS4ENV_PRIMERL_VENDOR),../shared/vendor/prime-rl-559b447.tar.gz)
 PRIMERL_TEST := tests/e2e/test_primerl_integration.py
-test: lint browser
-	@if [ -f "$(PRIMERL_VENDOR)" ]; then \
+TESTS := if [ -f "$(PRIMERL_VENDOR)" ]; then \
 		$(PHASE) primerl-venv $(BIN)/python scripts/primerl_venv.py && $(PHASE) pytest $(PYTEST) $(ARGS); \
 	else \
 		echo "NOTE: prime-rl integration test NOT RUN: $(PRIMERL_VENDOR) is missing."; \
@@ -61,7 +62,17 @@ test: lint browser
 		echo "  make primerl-venv && $(BIN)/pytest -m integration $(PRIMERL_TEST)"; \
 		$(PHASE) pytest $(PYTEST) --deselect $(PRIMERL_TEST) $(ARGS); \
 	fi
-	$(MAKE) test-sandbox-unprivileged
+# The sandbox suite again as an unprivileged uid (CI runs as root; without root the run
+# above already was unprivileged).
+UNPRIVILEGED_SANDBOX := if [ "$$(id -u)" = 0 ]; then \
+		$(PHASE) sandbox-unprivileged $(BIN)/python -m tests.sandbox.run_unprivileged -- \
+			$(BIN)/python -m pytest tests/sandbox -m "" -p no:cacheprovider -q; \
+	else echo "not root: the sandbox suite already ran unprivileged"; fi
+test: $(STAMP) browser
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	@bash scripts/beside.sh '$(PHASE) mypy $(BIN)/mypy' '$(UNPRIVILEGED_SANDBOX)' -- \
+		bash -c '$(TESTS)'
 
 ## The venv the prime-rl integration test runs in (built once, cached outside git).
 primerl-venv: $(STAMP)
@@ -79,13 +90,9 @@ browser:
 		echo "  sudo apt-get install -y chromium chromium-driver" >&2; exit 1; \
 	fi
 
-## The sandbox suite again as an unprivileged uid (CI runs as root; without root the run
-## above already was unprivileged).
+## The sandbox suite again as an unprivileged uid (`make test` runs it beside pytest).
 test-sandbox-unprivileged: $(STAMP)
-	@if [ "$$(id -u)" = 0 ]; then \
-		$(PHASE) sandbox-unprivileged $(BIN)/python -m tests.sandbox.run_unprivileged -- \
-			$(BIN)/python -m pytest tests/sandbox -m "" -p no:cacheprovider -q; \
-	else echo "not root: the sandbox suite already ran unprivileged"; fi
+	@$(UNPRIVILEGED_SANDBOX)
 
 ## Fast unit tests only (the default marker filter in pyproject).
 test-fast: $(STAMP)

@@ -156,8 +156,13 @@ TARGETED_FLOOR = 240
 
 @pytest.mark.slow
 def test_targeted_share_over_four_seeds_per_archetype() -> None:
+    """Also: every writer leaves ``locate.parse``'s shared tree of the page as parsed (the
+    writers of a task share one parse; one that changed it would change what the next reads)."""
     from random import Random
 
+    from bs4 import BeautifulSoup
+
+    from bs4_env.sft import locate
     from bs4_env.sft.episodes import candidate_plans
     from bs4_env.tasks.splits import seed_for
 
@@ -169,8 +174,12 @@ def test_targeted_share_over_four_seeds_per_archetype() -> None:
             if not task.solvable or task.is_multipage:
                 continue
             solvable += 1
+            shared = locate.parse(task.html)
             plans = candidate_plans(task, registry, Random(f"share:{archetype_id}:{i}"))
             targeted += bool(plans) and plans[0].kind == "targeted"
+            assert locate.parse(task.html) is shared
+            fresh = BeautifulSoup(task.html, "html.parser")
+            assert shared.decode() == fresh.decode(), f"{archetype_id} seed {i}: tree changed"
     assert targeted >= TARGETED_FLOOR, f"{targeted} of {solvable} targeted"
 
 

@@ -2,6 +2,13 @@
 
 Everything imported and run here happens before the first fork, so each call's child starts
 with the modules loaded and the parsers' caches hot, at no cost of its own.
+
+bs4 (4.13 and later) builds its table of the 2,231 HTML5 named character references, and the
+regular expressions over it, lazily: at the first named entity a tree meets (``&amp;``,
+``&eacute;``; most generated pages have some) or the first ``formatter="html"`` output. Left
+to the call, every call over such a page rebuilt it in its own child and threw it away, ~18 ms
+CPU a call, more than the sandbox's own cost (docs/development.md, "CI time"). So the warm
+page holds named and numeric references, and ``warm`` writes one tree with that formatter.
 """
 
 from __future__ import annotations
@@ -21,7 +28,8 @@ _PRELOAD = (
 )
 _WARM_PAGE = (
     "<html><head><title>t</title></head><body><div class='a'><p id='x'>hi <b>there</b></p>"
-    "<table><tr><td>1</td><td>2</td></tr></table><ul><li>a</li></ul></div></body></html>"
+    "<table><tr><td>1</td><td>2</td></tr></table><ul><li>a</li></ul>"
+    "<p title='a&amp;b'>caf&eacute; &amp; co&nbsp;&#233;&#x20AC;</p></div></body></html>"
 )
 
 
@@ -36,6 +44,7 @@ def warm() -> None:
         soup.select("div.a > p#x, td:nth-of-type(2), li:not(.z)")
         soup.find_all(["td", "li"], string=True)
         soup.get_text(" ", strip=True)
+        soup.decode(formatter="html")
     install_parse_counter()
 
 

@@ -9,6 +9,7 @@ in the sandbox, so nothing here has to be right for all pages: a miss only drops
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -28,7 +29,14 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
+@functools.lru_cache(maxsize=4)
 def parse(html: str) -> BeautifulSoup:
+    """The page's tree, parsed once and shared: a task's writers and their helpers read the
+    same page a dozen times (``bs4_env.sft.episodes.base_plans``), and parsing it was most of
+    their cost. Shared means read-only: no caller may change the tree (a test checks that every
+    writer leaves it as parsed); code that may change it, such as generated plan code run on
+    the host, parses its own copy. The episodes of one row are planned in one synchronous
+    call, so a few entries are enough (rows of a chunk run concurrently only in the sandbox)."""
     return BeautifulSoup(html, "html.parser")
 
 

@@ -153,7 +153,8 @@ def _bodies(task: Task, soup: BeautifulSoup, form: Tag | None, rng: Random) -> l
 
 def _bound(task: Task, lines: list[str]) -> Tag | None:
     """The form the lines bind, found here the same way (for reading its attributes)."""
-    namespace: dict[str, object] = {"soup": locate.parse(task.html)}
+    # Its own tree: the lines run here are plan code, and ``locate.parse``'s tree is shared.
+    namespace: dict[str, object] = {"soup": BeautifulSoup(task.html, "html.parser")}
     try:
         exec("\n".join(lines), namespace)
     except Exception:
