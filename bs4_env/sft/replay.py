@@ -25,6 +25,13 @@ Message = dict[str, Any]
 # The settings of the shipped RL configs' taskset: episodes see the replies training sees.
 SFT_BUDGETS = Budgets(max_tool_calls=8, timeout_s=10.0, max_output_bytes=3000)
 CANONICAL_RUN_S = 0.05
+# A sandbox failure or a time-out depends on the machine's load, not on the plan (no plan
+# times out on purpose), so such a replay is played again rather than kept or dropped.
+REPLAY_TRIES = 3
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox failed on every try of a replay: the data would depend on the machine."""
 
 
 @dataclass
@@ -51,7 +58,29 @@ async def replay(
 ) -> Replayed:
     """The plan's whole chat (system, user, assistant tool calls, tool replies, final reply)
     and the engine's grade of it. A budget plan runs under its own tool-call budget and makes
-    one call more, which the engine refuses with its budget message."""
+    one call more, which the engine refuses with its budget message.
+
+    A replay in which a call met a sandbox error or a time-out is played again, up to
+    ``REPLAY_TRIES`` times, so that no "sandbox error" reply enters training data and a loaded
+    machine does not change which plan is kept. If the sandbox failed on every try,
+    ``SandboxUnavailable`` is raised; a plan that times out every time is returned as played
+    (its grade decides, as for any failing plan)."""
+    for _ in range(REPLAY_TRIES):
+        done, episode = await _replay_once(task, plan, executor, budgets)
+        if not episode.state.sandbox_errors and not episode.state.timeouts:
+            return done
+    if episode.state.sandbox_errors:
+        raise SandboxUnavailable(
+            f"the sandbox failed on {task.archetype_id} seed {task.seed} in {REPLAY_TRIES}"
+            f" replays of its {plan.kind} plan ({episode.state.sandbox_errors} failed calls"
+            " in the last)"
+        )
+    return done
+
+
+async def _replay_once(
+    task: Task, plan: Plan, executor: Executor, budgets: Budgets
+) -> tuple[Replayed, Episode]:
     calls_allowed = budgets.max_tool_calls
     if plan.budget_calls is not None:
         budgets = dataclasses.replace(budgets, max_tool_calls=plan.budget_calls)
@@ -95,4 +124,4 @@ async def replay(
     except ValueError:
         final = stdout.strip()
     messages.append({"role": "assistant", "content": final})
-    return Replayed(messages, episode.finish(final), calls)
+    return Replayed(messages, episode.finish(final), calls), episode
