@@ -111,12 +111,14 @@ def wrap_page(
     extra_head: str = "",
     breadcrumbs: tuple[str, ...] = (),
     limitation: LimitReason | None = None,
+    footer_note: str = "",
 ) -> str:
     """A full HTML document: a site template, noise and widgets around ``main_html``.
 
     ``limitation`` names the kind of blocking element ``main_html`` holds on a limitation
     page: the chrome then carries one fewer harmless widget of that kind, so the kinds and
     counts of such elements are distributed alike on limitation and solvable pages.
+    ``footer_note`` is a line the site template prints at the foot of the page.
     """
     text = chrome_text(lang)
     name, domain = site_name(rng)
@@ -170,6 +172,7 @@ def wrap_page(
         aside="".join(blocks[split:]),
         menu=bulk.mega_menu(rng, rank),
         cookie=cookie,
+        footer_note=footer_note,
     )
     body = sites.choose_site(rng)(rng, parts)
     dir_attr = f' dir="{direction}"' if direction else ""

@@ -32,6 +32,8 @@ class PageParts:
     aside: str
     menu: str
     cookie: str
+    # A line the site prints at the foot of every page (a CDN's "Ray ID" line), or "".
+    footer_note: str = ""
 
 
 Site = Callable[[Random, PageParts], str]
@@ -79,7 +81,7 @@ def storefront(rng: Random, p: PageParts) -> str:
         f'{header}{p.menu}\n{p.crumbs}\n<div class="layout">{p.before}\n'
         f'<main id="content" class="content">\n{p.main}\n</main>\n{aside}</div>\n'
         f'<footer class="site-footer">{footer}<p class="copyright">{_copyright(rng, p)}</p>'
-        f"</footer>\n{p.cookie}"
+        f"{p.footer_note}</footer>\n{p.cookie}"
     )
 
 
@@ -102,7 +104,8 @@ def magazine(rng: Random, p: PageParts) -> str:
         f'<div id="primary" class="content-area"><main id="main" class="site-main">\n{p.main}\n'
         f"</main></div>\n{widgets}</div>\n"
         f'<footer id="colophon" class="site-footer"><div class="footer-widgets">{footer}</div>'
-        f'<div class="site-info">{_copyright(rng, p)}</div></footer></div>\n{p.cookie}'
+        f'<div class="site-info">{_copyright(rng, p)}</div>{p.footer_note}</footer></div>\n'
+        f"{p.cookie}"
     )
 
 
@@ -129,7 +132,7 @@ def app_shell(rng: Random, p: PageParts) -> str:
         f"{aside}</div>\n"
         f'<footer class="border-t bg-gray-50"><div class="mx-auto grid max-w-7xl grid-cols-3 '
         f'gap-8 px-4 py-10">{footer}</div><p class="text-xs text-gray-500">{_copyright(rng, p)}'
-        f"</p></footer></div></div>\n{p.cookie}"
+        f"</p>{p.footer_note}</footer></div></div>\n{p.cookie}"
     )
 
 
@@ -144,7 +147,7 @@ def portal(rng: Random, p: PageParts) -> str:
         f'<a href="/login">{escape(p.text.nav[-1])}</a></div>{p.menu}\n{p.crumbs}\n'
         f'<div class="row"><div class="col-2 toc"><ul>{toc}</ul></div>{p.before}'
         f'<div class="col-7 body" role="main">\n{p.main}\n</div>\n{aside}</div>'
-        f'<div class="footer">{_copyright(rng, p)}</div></div>\n{p.cookie}'
+        f'<div class="footer">{_copyright(rng, p)}{p.footer_note}</div></div>\n{p.cookie}'
     )
 
 
@@ -162,7 +165,8 @@ def legacy(rng: Random, p: PageParts) -> str:
         f"<TR><TD class=leftnav VALIGN=top WIDTH=180><UL>{items}</UL>{p.before}{side}</TD>"
         f'<TD class=body VALIGN=top>{p.crumbs}\n<div class="main-body">\n{p.main}\n</div></TD>'
         f"</TR><TR><TD COLSPAN=2 class=bottom><FONT SIZE=1>&copy {rng.randint(2003, 2016)} "
-        f"{escape(p.name)}. {escape(p.text.rights)}</FONT></TD></TR></TABLE>\n{p.cookie}"
+        f"{escape(p.name)}. {escape(p.text.rights)}</FONT>{p.footer_note}</TD></TR></TABLE>\n"
+        f"{p.cookie}"
     )
 
 

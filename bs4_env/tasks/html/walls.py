@@ -75,6 +75,26 @@ def challenge(rng: Random, subject: str, blocking: bool) -> Wall:
     return Wall(html, (box_id, form_id, script_key, ray))
 
 
+# A CDN's line at the foot of a page it fronts. Every page with a bot check prints one, on
+# both twins alike, so a bot check's Ray ID is never the only code a page prints: citing
+# every Ray ID on the page always names an element besides the blocker (issue 39).
+_CDN_LINES = (
+    "Performance &amp; security by Cloudflare",
+    "Protected and accelerated by Cloudflare",
+    "Delivered by Cloudflare",
+)
+_CDN_TAGS = (("p", "cdn-note"), ("small", "edge-info"), ("div", "cf-footer"))
+_CDN_SEPARATORS = (" · ", " | ", " — ")
+
+
+def cdn_notice(rng: Random) -> str:
+    """A CDN's footer line with this page view's Ray ID (a seed-random 16-digit hex code)."""
+    ray = "".join(rng.choice("0123456789abcdef") for _ in range(16))
+    tag, css = rng.choice(_CDN_TAGS)
+    line, separator = rng.choice(_CDN_LINES), rng.choice(_CDN_SEPARATORS)
+    return f'<{tag} class="{css}">{line}{separator}Ray ID: <code>{ray}</code></{tag}>'
+
+
 _GATE_TEXT = {
     "price": ("Sign in to see the price", "Sign in to see this price", "Log in for pricing"),
     "phone number": (

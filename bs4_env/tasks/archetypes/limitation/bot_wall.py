@@ -49,6 +49,7 @@ def generate(rng: Random) -> Generated:
         breadcrumbs=layout.breadcrumbs,
         extra_head=layout.extra_head,
         limitation=LimitReason.BOT_WALL,
+        footer_note=walls.cdn_notice(rng),
     )
     return Generated(
         html=html,
@@ -65,7 +66,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.LIMITATION,
     difficulty=Difficulty.MEDIUM,
     solvable=False,
-    version=6,
+    version=7,
     phase="phase2",
     description="A bot-check challenge stands in for the requested price, phone, table or list.",
     answer_schema="in the shape the request's template gives",

@@ -44,6 +44,7 @@ def generate(rng: Random) -> Generated:
         # The inline check is a challenge widget like the blocking one of ``bot_wall``: the
         # chrome carries one fewer harmless one, so both pages draw the same counts.
         limitation=LimitReason.BOT_WALL,
+        footer_note=walls.cdn_notice(rng),
     )
     return Generated(
         html=html,
@@ -59,7 +60,7 @@ ARCHETYPE = ArchetypeSpec(
     category=Category.ROBUSTNESS,
     difficulty=Difficulty.MEDIUM,
     solvable=True,
-    version=6,
+    version=7,
     phase="phase2",
     description="The requested value is on the page beside a bot check guarding something else.",
     answer_schema="in the shape the request's template gives",
