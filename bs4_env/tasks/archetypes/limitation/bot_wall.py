@@ -12,7 +12,8 @@ from the same pools; the solvable twin ``bot_check_inline`` carries the same cha
 markup (guarding a review form or a CSV download, sometimes right beside the data), so
 "a challenge on the page means abstain" fails there; this page keeps every decoy (old,
 hidden and related prices, the press-office number and a sister store's JSON-LD, a decoy
-table, decoy listings), so answering from the nearest look-alike is wrong.
+table, decoy listings), so answering from the nearest look-alike is wrong; the site's CDN
+footer line prints a second Ray ID (on the twin too), so citing every Ray ID is an inventory.
 """
 
 from __future__ import annotations
