@@ -46,8 +46,10 @@ lint: $(STAMP)
 ## over every core (pytest-xdist; tests/conftest.py keeps each module's fixtures in one worker).
 ## The prime-rl integration test runs prime-rl at the pinned commit from a cached venv built
 ## from the vendored source; without that source it is deselected with a printed note.
-## The type check and the unprivileged sandbox suite run beside the prime-rl venv and pytest
-## (scripts/beside.sh: each still fails the run, and its output and phase time follow pytest's).
+## The type check runs beside the prime-rl venv and pytest (scripts/beside.sh: it still fails
+## the run, and its output and phase time follow pytest's). The unprivileged sandbox suite runs
+## after pytest, alone: its event-loop stall test measures latency, which two busy pytest
+## workers beside it would decide.
 JOBS ?= $(shell nproc)
 # Each phase prints its wall time in the log (`phase NAME: N s`); .ci/run prints the total.
 PHASE := bash scripts/phase.sh
@@ -71,8 +73,8 @@ UNPRIVILEGED_SANDBOX := if [ "$$(id -u)" = 0 ]; then \
 test: $(STAMP) browser
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	@bash scripts/beside.sh '$(PHASE) mypy $(BIN)/mypy' '$(UNPRIVILEGED_SANDBOX)' -- \
-		bash -c '$(TESTS)'
+	@bash scripts/beside.sh '$(PHASE) mypy $(BIN)/mypy' -- bash -c '$(TESTS)'
+	@$(UNPRIVILEGED_SANDBOX)
 
 ## The venv the prime-rl integration test runs in (built once, cached outside git).
 primerl-venv: $(STAMP)

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Run phases of `make test` beside its main phase instead of before or after it (on 2 cores,
-# the type check leaves one idle and the unprivileged sandbox suite waits for the end), so
-# that each still fails the run and prints its own phase time.
+# Run phases of `make test` beside its main phase instead of before it (on 2 cores the type
+# check alone leaves one idle), so that each still fails the run and prints its phase time.
 # Usage: bash scripts/beside.sh 'SIDE COMMAND' ['SIDE COMMAND'...] -- MAIN [ARG...]
 # Each side command (a shell command line) starts in the background, its output kept in a file;
 # MAIN runs in the foreground with its output streamed; then each side command's whole output

@@ -65,17 +65,21 @@ class Card:
 
 
 def draw_cards(rng: Random, names: Sequence[str], fmt: listing.PriceFormat) -> list[Card]:
-    return [
-        Card(
-            name=name,
-            price=fmt(listing.cents(rng)),
-            href=f"/p/{token(rng, 8)}",
-            # Wide enough that two items of one page practically never share an id.
-            item_id=rng.randint(100_000, 9_999_999),
-            thumb=f"/media/thumbs/{token(rng, 8)}.jpg",
-        )
-        for name in names
-    ]
+    cards: list[Card] = []
+    taken: set[int] = set()
+    for name in names:
+        price = fmt(listing.cents(rng))
+        href = f"/p/{token(rng, 8)}"
+        item_id = rng.randint(100_000, 9_999_999)
+        # Two cards of one list never share an id (a shared id marks a copy of one record).
+        # A clash moves to the next free id without a new draw, so every list without one
+        # keeps its bytes.
+        while item_id in taken:
+            item_id += 1
+        taken.add(item_id)
+        thumb = f"/media/thumbs/{token(rng, 8)}.jpg"
+        cards.append(Card(name=name, price=price, href=href, item_id=item_id, thumb=thumb))
+    return cards
 
 
 CARD_STYLES = 3
