@@ -50,7 +50,7 @@ from bs4_env.tasks.html import (
     walls,
 )
 from bs4_env.tasks.html import tables as tb
-from bs4_env.tasks.html.copy_layouts import SUBJECT_MARKS
+from bs4_env.tasks.html.copy_layouts import SUBJECT_MARKS, marks_in
 from bs4_env.tasks.model import LimitReason
 from bs4_env.tasks.rng import token
 
@@ -77,7 +77,8 @@ def _fresh(rng: Random, draw: Callable[[Random], str], page: str) -> str:
 def _subject(rng: Random, choices: tuple[str, ...], page: str) -> str:
     """One of ``choices``, among those whose frames ``page`` holds if any: a blocker stands
     in the page's own kind of frame, beside decoys of that kind, and so do its copies."""
-    present = tuple(subject for subject in choices if SUBJECT_MARKS[subject] in page)
+    marks = marks_in(page)
+    present = tuple(subject for subject in choices if SUBJECT_MARKS[subject] in marks)
     return rng.choice(present or choices)
 
 

@@ -13,7 +13,7 @@ from html import escape
 from random import Random
 
 from bs4_env.tasks.html import pools
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import TOKEN_TRIPLES, token
 
 # Per difficulty rank: (CSS rules, config keys, mega-menu groups, sprite symbols) ranges.
 _BULK_PER_RANK: dict[int, tuple[tuple[int, int], ...]] = {
@@ -45,6 +45,10 @@ _PATHS = tuple(
 _LINK_WORDS = tuple(escape(word.title()) for word in pools.WORDS)
 
 
+# The token alphabet in symbol order: the first character of the triple of each 5-bit value.
+_SYMBOLS = tuple(TOKEN_TRIPLES[v][0] for v in range(32))
+
+
 def _amount(rng: Random, rank: int, which: int) -> int:
     low, high = _BULK_PER_RANK[rank][which]
     return rng.randint(low, high) if high else 0
@@ -54,20 +58,34 @@ def inline_css(rng: Random, rank: int) -> str:
     rules = _amount(rng, rank, 0)
     if not rules:
         return ""
-    body = "".join(f".{token(rng, 7)}{{{_DECLARATIONS[rng.getrandbits(6)]}}}" for _ in range(rules))
-    return f"<style>{body}</style>"
+    # The hottest loop of page building (hundreds of rules a page): ``token(rng, 7)`` is
+    # written out inline (the same ``getrandbits(35)`` draw read the same way, then the
+    # block's draw), which halves its cost.
+    getrandbits = rng.getrandbits
+    triples = TOKEN_TRIPLES
+    parts = []
+    for _ in range(rules):
+        bits = getrandbits(35)
+        name = f"{triples[bits & 0x7FFF]}{triples[(bits >> 15) & 0x7FFF]}{_SYMBOLS[bits >> 30]}"
+        parts.append(f".{name}{{{_DECLARATIONS[getrandbits(6)]}}}")
+    return f"<style>{''.join(parts)}</style>"
 
 
 def config_script(rng: Random, rank: int, lang: str = "en") -> str:
     keys = _amount(rng, rank, 1)
     if not keys:
         return ""
-    flags: dict[str, object] = {}
+    # The JSON json.dumps writes, built from the values' JSON text: flag names are token
+    # characters (nothing to escape), values booleans or integers. A dict still, so a
+    # flag name drawn twice keeps its first place and its last value, as in a dumped dict.
+    getrandbits = rng.getrandbits
+    flags: dict[str, str] = {}
     for _ in range(keys):
-        bits = rng.getrandbits(12)
-        flags[f"exp_{token(rng, 6)}"] = bool(bits & 1) if bits & 2 else bits >> 2
-    config = {"build": token(rng, 10), "locale": lang, "flags": flags}
-    return f"<script>window.__APP_CONFIG__ = {json.dumps(config)};</script>"
+        bits = getrandbits(12)
+        flags[token(rng, 6)] = ("true" if bits & 1 else "false") if bits & 2 else str(bits >> 2)
+    body = ", ".join([f'"exp_{name}": {value}' for name, value in flags.items()])
+    config = f'{{"build": "{token(rng, 10)}", "locale": {json.dumps(lang)}, "flags": {{{body}}}}}'
+    return f"<script>window.__APP_CONFIG__ = {config};</script>"
 
 
 def mega_menu(rng: Random, rank: int) -> str:

@@ -13,6 +13,7 @@ the layout in proportion to the share of its archetype's pages that have that la
 
 from __future__ import annotations
 
+import functools
 from types import MappingProxyType
 
 from bs4_env.tasks.html import canvas_slots, glyph_fonts, result_forms, text_images
@@ -58,6 +59,17 @@ TEMPLATE_MARKS: MappingProxyType[str, str] = MappingProxyType(
 )
 
 
+_MARKS = tuple(dict.fromkeys([*SUBJECT_MARKS.values(), *TEMPLATE_MARKS.values()]))
+
+
+# Every copy on a page asks which marks its main region holds: each mark is looked for once
+# per page (a pure function of the text, so caching changes no output and no draw).
+@functools.lru_cache(maxsize=8)
+def marks_in(page: str) -> frozenset[str]:
+    """The marks of ``SUBJECT_MARKS`` and ``TEMPLATE_MARKS`` that ``page`` holds."""
+    return frozenset(mark for mark in _MARKS if mark in page)
+
+
 def layout_kinds(page: str) -> dict[LimitReason, float]:
     """How often each kind blocks on a page whose main region is ``page``: for each layout
     the page shows (by its mark), the kinds that block there, each weighted by the share
@@ -69,9 +81,10 @@ def layout_kinds(page: str) -> dict[LimitReason, float]:
     there more often than its copies stand there is found by its kind. Drawn alike, every
     kind's element is the blocker as often, whatever its frame's siblings say.
     """
+    present = marks_in(page)
     weights: dict[LimitReason, float] = {}
     for kind, templates in BLOCKED_TEMPLATES.items():
         for template in templates:
-            if TEMPLATE_MARKS[template] in page:
+            if TEMPLATE_MARKS[template] in present:
                 weights[kind] = weights.get(kind, 0.0) + 1 / len(templates)
     return weights

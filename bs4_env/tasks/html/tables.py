@@ -8,6 +8,7 @@ Every rendering keeps ``" ".join(get_text().split())`` equal to the plain text.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -77,14 +78,24 @@ def captions(rng: Random, n: int) -> list[str]:
     return [f"{subject} {qual} {year}" for subject, qual in zip(subjects, quals, strict=True)]
 
 
+# A page's copies each ask for its caption year: the scan of the whole page is done once
+# per page (a pure function of the text, so caching changes no output and no draw).
+@functools.lru_cache(maxsize=8)
+def _shared_year(page: str) -> int | None:
+    """The year the captions of ``page`` share: the most common one, the earliest of a tie
+    (set order is not seeded); None when the page holds no caption."""
+    years = _CAPTION_YEAR.findall(page)
+    if not years:
+        return None
+    return int(min(set(years), key=lambda y: (-years.count(y), y)))
+
+
 def page_caption(rng: Random, page: str) -> str:
     """A caption drawn as ``captions`` draws one, of the year the captions of ``page`` share
     (a fresh one when it has none), that ``page`` does not hold: for copies of blocking
     elements, so that neither wording nor year tells a copy's table from a requested one."""
-    years = _CAPTION_YEAR.findall(page)
-    if years:  # the most common year, the earliest of a tie (set order is not seeded)
-        year = int(min(set(years), key=lambda y: (-years.count(y), y)))
-    else:
+    year = _shared_year(page)
+    if year is None:
         year = rng.randint(2019, 2026)
     for _ in range(100):
         caption = f"{rng.choice(_SUBJECTS)} {rng.choice(_QUALIFIERS)} {year}"
