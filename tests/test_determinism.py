@@ -74,12 +74,12 @@ def test_token_matches_the_character_by_character_definition() -> None:
     """The table-driven token keeps the bytes of the plain definition (pages depend on it)."""
     from random import Random
 
-    from bs4_env.tasks.rng import _TOKEN_ALPHABET, token
+    from bs4_env.tasks.rng import TOKEN_ALPHABET, token
 
     for n in range(0, 33):
         for seed in range(40):
             fast, plain = Random(seed), Random(seed)
             bits = plain.getrandbits(5 * n)
-            expected = "".join(_TOKEN_ALPHABET[(bits >> (5 * i)) & 31] for i in range(n))
+            expected = "".join(TOKEN_ALPHABET[(bits >> (5 * i)) & 31] for i in range(n))
             assert token(fast, n) == expected, (n, seed)
             assert fast.random() == plain.random(), "the same draws were consumed"

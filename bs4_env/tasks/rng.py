@@ -17,13 +17,13 @@ def task_rng(archetype_id: str, seed: int) -> Random:
     return Random(derive_seed(archetype_id, seed))
 
 
-_TOKEN_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # 32 symbols, no look-alikes
+TOKEN_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # 32 symbols, no look-alikes
 
 
 # Every 15-bit value as its three characters (lowest 5 bits first): the hottest helper of
 # page generation reads three characters per lookup instead of one per step.
 TOKEN_TRIPLES = tuple(
-    _TOKEN_ALPHABET[v & 31] + _TOKEN_ALPHABET[(v >> 5) & 31] + _TOKEN_ALPHABET[v >> 10]
+    TOKEN_ALPHABET[v & 31] + TOKEN_ALPHABET[(v >> 5) & 31] + TOKEN_ALPHABET[v >> 10]
     for v in range(1 << 15)
 )
 
@@ -44,7 +44,7 @@ def token(rng: Random, n: int = 6) -> str:
         return (
             TOKEN_TRIPLES[bits & 0x7FFF]
             + TOKEN_TRIPLES[(bits >> 15) & 0x7FFF]
-            + _TOKEN_ALPHABET[bits >> 30]
+            + TOKEN_ALPHABET[bits >> 30]
         )
     if 3 < n < 6:
         return TOKEN_TRIPLES[bits & 0x7FFF] + TOKEN_TRIPLES[bits >> 15][: n - 3]

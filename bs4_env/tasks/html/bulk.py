@@ -13,7 +13,7 @@ from html import escape
 from random import Random
 
 from bs4_env.tasks.html import pools
-from bs4_env.tasks.rng import TOKEN_TRIPLES, token
+from bs4_env.tasks.rng import TOKEN_ALPHABET, TOKEN_TRIPLES, token
 
 # Per difficulty rank: (CSS rules, config keys, mega-menu groups, sprite symbols) ranges.
 _BULK_PER_RANK: dict[int, tuple[tuple[int, int], ...]] = {
@@ -45,10 +45,6 @@ _PATHS = tuple(
 _LINK_WORDS = tuple(escape(word.title()) for word in pools.WORDS)
 
 
-# The token alphabet in symbol order: the first character of the triple of each 5-bit value.
-_SYMBOLS = tuple(TOKEN_TRIPLES[v][0] for v in range(32))
-
-
 def _amount(rng: Random, rank: int, which: int) -> int:
     low, high = _BULK_PER_RANK[rank][which]
     return rng.randint(low, high) if high else 0
@@ -62,11 +58,11 @@ def inline_css(rng: Random, rank: int) -> str:
     # written out inline (the same ``getrandbits(35)`` draw read the same way, then the
     # block's draw), which halves its cost.
     getrandbits = rng.getrandbits
-    triples = TOKEN_TRIPLES
+    triples, symbols = TOKEN_TRIPLES, TOKEN_ALPHABET
     parts = []
     for _ in range(rules):
         bits = getrandbits(35)
-        name = f"{triples[bits & 0x7FFF]}{triples[(bits >> 15) & 0x7FFF]}{_SYMBOLS[bits >> 30]}"
+        name = f"{triples[bits & 0x7FFF]}{triples[(bits >> 15) & 0x7FFF]}{symbols[bits >> 30]}"
         parts.append(f".{name}{{{_DECLARATIONS[getrandbits(6)]}}}")
     return f"<style>{''.join(parts)}</style>"
 

@@ -44,6 +44,11 @@ class Wall:
     tokens: tuple[str, ...]
 
 
+def _ray_id(rng: Random) -> str:
+    """A Ray ID as a CDN prints one: 16 seed-random hex digits."""
+    return "".join(rng.choice("0123456789abcdef") for _ in range(16))
+
+
 def challenge(rng: Random, subject: str, blocking: bool) -> Wall:
     """A bot check (turnstile form, ``<noscript>`` notice, Ray ID, challenge script).
 
@@ -52,7 +57,7 @@ def challenge(rng: Random, subject: str, blocking: bool) -> Wall:
     box_id = f"chk-{token(rng, 7)}"
     form_id = f"challenge-form-{token(rng, 8)}"
     script_key = token(rng, 10)
-    ray = "".join(rng.choice("0123456789abcdef") for _ in range(16))
+    ray = _ray_id(rng)
     # Both roles draw from the same words: a blocking-only "Verify" or "Checking your
     # browser" would let a policy point at the blocker without reading the request.
     if blocking or rng.random() < 0.5:
@@ -88,8 +93,8 @@ _CDN_SEPARATORS = (" · ", " | ", " — ")
 
 
 def cdn_notice(rng: Random) -> str:
-    """A CDN's footer line with this page view's Ray ID (a seed-random 16-digit hex code)."""
-    ray = "".join(rng.choice("0123456789abcdef") for _ in range(16))
+    """A CDN's footer line with this page view's Ray ID."""
+    ray = _ray_id(rng)
     tag, css = rng.choice(_CDN_TAGS)
     line, separator = rng.choice(_CDN_LINES), rng.choice(_CDN_SEPARATORS)
     return f'<{tag} class="{css}">{line}{separator}Ray ID: <code>{ray}</code></{tag}>'
