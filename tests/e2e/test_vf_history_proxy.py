@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -97,35 +96,60 @@ def test_the_proxy_forwards_the_rewritten_request_and_streams_the_reply() -> Non
     assert auth == "Bearer s"
 
 
-STRICT_ROWS = build_rows(DatasetConfig(split="bench", archetypes=("text_by_id",)))[:2]
+STRICT_POLICIES = ("malformed", "rawargs")
+# Two rows per policy, each row playing one policy (the scripted server picks it per row): one
+# vf-eval per harness covers both policies, so each run's process start-up is paid once.
+STRICT_ROWS = build_rows(DatasetConfig(split="bench", archetypes=("text_by_id",)))[:4]
+STRICT_ASSIGNED = {
+    (row.archetype_id, row.seed): STRICT_POLICIES[i % len(STRICT_POLICIES)]
+    for i, row in enumerate(STRICT_ROWS)
+}
+HARNESSES = ("beautiful-soup-env", "null")
 
 
-@pytest.mark.parametrize("policy", ["malformed", "rawargs"])
+@pytest.fixture(scope="module")
+def strict_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, VfRun]:
+    """vf-eval 0.4 over ``STRICT_ROWS`` against a strict endpoint, once per harness (both at
+    once: each run is mostly process start-up)."""
+    out = tmp_path_factory.mktemp("strict")
+    taskset = {"split": "bench", "archetypes": "text_by_id", "num-examples": len(STRICT_ROWS),
+               "executor": "local", "pool-size": 2}  # fmt: skip
+    with ScriptedServer(STRICT_ROWS, policies=STRICT_ASSIGNED, strict_history=True) as server:
+
+        def run(harness: str) -> VfRun:
+            command = vf_eval_command(
+                STRICT_POLICIES[0], server.base_url, out, harness, len(STRICT_ROWS), 2, taskset,
+                harness,
+            )  # fmt: skip
+            return run_vf_eval(command, out, harness)
+
+        with ThreadPoolExecutor(max_workers=len(HARNESSES)) as pool:
+            return dict(zip(HARNESSES, pool.map(run, HARNESSES), strict=True))
+
+
+def _played(run: VfRun, policy: str) -> list[dict[str, Any]]:
+    """The run's traces of the rows that ``policy`` played."""
+    keys = [(t["task"]["data"]["archetype"], t["task"]["data"]["seed"]) for t in run.traces]
+    return [t for t, key in zip(run.traces, keys, strict=True) if STRICT_ASSIGNED[key] == policy]
+
+
+@pytest.mark.parametrize("policy", STRICT_POLICIES)
 def test_vf_eval_on_a_strict_endpoint_scores_every_row_with_the_package_harness(
-    policy: str, tmp_path: Path
+    policy: str, strict_runs: dict[str, VfRun]
 ) -> None:
     """vf-eval 0.4 against an endpoint that refuses non-JSON history arguments (HTTP 500, as
     llama.cpp and vLLM do): the package's harness scores every row; verifiers' ``null``
     harness, which resends the raw text, ends the same rows in errors (the control)."""
-    taskset = {"split": "bench", "archetypes": "text_by_id", "num-examples": len(STRICT_ROWS),
-               "executor": "local", "pool-size": 2}  # fmt: skip
-    harnesses = ("beautiful-soup-env", "null")
-    with ScriptedServer(STRICT_ROWS, strict_history=True) as server:
-
-        def run(harness: str) -> VfRun:  # both at once: each run is mostly process start-up
-            name = f"{policy}-{harness}"
-            command = vf_eval_command(
-                policy, server.base_url, tmp_path, name, len(STRICT_ROWS), 2, taskset, harness
-            )
-            return run_vf_eval(command, tmp_path, name)
-
-        with ThreadPoolExecutor(max_workers=len(harnesses)) as pool:
-            runs = dict(zip(harnesses, pool.map(run, harnesses), strict=True))
-    ours, null = runs["beautiful-soup-env"], runs["null"]
+    rows = [key for key, assigned in STRICT_ASSIGNED.items() if assigned == policy]
+    assert len(rows) == 2
+    ours, null = strict_runs["beautiful-soup-env"], strict_runs["null"]
     assert ours.returncode == 0, ours.output[-4000:]
     assert len(ours.traces) == len(STRICT_ROWS), ours.output[-4000:]
-    for trace in ours.traces:
+    traces = _played(ours, policy)
+    assert len(traces) == len(rows), ours.output[-4000:]
+    for trace in traces:
         assert trace["ok"], trace["errors"]
         assert total_reward(trace) > 0.5, trace["rewards"]
-    failed = len(STRICT_ROWS) - sum(trace["ok"] for trace in null.traces)
-    assert failed == len(STRICT_ROWS), null.output[-4000:]
+    controls = _played(null, policy)
+    assert len(controls) == len(rows), null.output[-4000:]
+    assert not any(trace["ok"] for trace in controls), null.output[-4000:]
