@@ -1,7 +1,8 @@
 """Same transcript, same reward on every path: real ``vf-eval`` vs the engine's ``run_rollout``.
 
-A loopback server plays each scripted policy; ``vf-eval beautiful-soup-env`` runs as a
-subprocess against it (null harness, subprocess runtime, shared tool server). Every trace's
+A loopback server plays each scripted policy; ``vf-eval beautiful-soup-env`` runs once as a
+subprocess against it (null harness, subprocess runtime, shared tool server), the server
+playing one policy per row so that every policy plays every archetype. Every trace's
 reward, score components, tool replies and final answer must equal what ``run_rollout``
 gives with the same policy, and the reference policy must also agree with ``bs4-env eval``.
 """
@@ -14,7 +15,6 @@ import json
 import os
 import subprocess
 from collections.abc import Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -68,10 +68,42 @@ def _rows() -> list[Row]:
 
 
 ROWS = _rows()
+"""The reference policy's rows (and ``bs4-env eval``'s): it plays them as the run's model."""
+OTHERS = tuple(name for name in POLICY_NAMES if name != "reference")
+
+
+def _assigned() -> tuple[list[Row], dict[tuple[str, int], str]]:
+    """The rows of the one vf-eval run and the policy the scripted server plays on each row
+    after ``ROWS``: the shortest prefix of the split in which, after ``ROWS``, every archetype
+    has a row for each other policy (its k-th row there plays ``OTHERS[k % 4]``), so every
+    policy plays every archetype at least once. Each vf-eval is mostly process start-up, so one
+    run with a policy per row replaces a run per policy."""
+    rows = build_rows(DatasetConfig(split=SPLIT, archetypes=tuple(ARCHETYPES)))
+    assigned: dict[tuple[str, int], str] = {}
+    seen: dict[str, int] = dict.fromkeys(ARCHETYPES, 0)
+    for n, row in enumerate(rows[len(ROWS) : 400], start=len(ROWS)):
+        if min(seen.values()) >= len(OTHERS):
+            return list(rows[:n]), assigned
+        assigned[(row.archetype_id, row.seed)] = OTHERS[seen[row.archetype_id] % len(OTHERS)]
+        seen[row.archetype_id] += 1
+    raise AssertionError(f"split {SPLIT} has too few rows of {ARCHETYPES}")
+
+
+ALL_ROWS, ASSIGNED = _assigned()
+
+
+def _policy_of(key: tuple[str, int]) -> str:
+    return ASSIGNED.get(key, "reference")
+
+
+def _rows_of(policy: str) -> tuple[Row, ...]:
+    return tuple(row for row in ALL_ROWS if _policy_of((row.archetype_id, row.seed)) == policy)
+
+
 TASKSET = {
     "split": SPLIT,
     "archetypes": ",".join(ARCHETYPES),
-    "num-examples": len(ROWS),
+    "num-examples": len(ALL_ROWS),
     "executor": "local",
     "pool-size": 2,
 }
@@ -79,27 +111,34 @@ TASKSET = {
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[ScriptedServer]:
-    with ScriptedServer(ROWS) as srv:
+    """Plays the requested model on ``ROWS`` (``bs4-env eval --model``), ``ASSIGNED`` after."""
+    with ScriptedServer(ALL_ROWS, policies=ASSIGNED) as srv:
         yield srv
 
 
 @pytest.fixture(scope="module")
-def vf_runs(server: ScriptedServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, VfRun]:
-    """One vf-eval per policy, all started at once: each is mostly process start-up (imports,
-    the harness's ``uv sync``), which overlaps; each has its own run name and output."""
+def vf_run(server: ScriptedServer, tmp_path_factory: pytest.TempPathFactory) -> VfRun:
+    """One vf-eval over ``ALL_ROWS``, each row played by its policy."""
     out = tmp_path_factory.mktemp("vf")
+    command = vf_eval_command("reference", server.base_url, out, "policies", len(ALL_ROWS), 8,
+                              TASKSET)  # fmt: skip
+    run = run_vf_eval(command, out, "policies")
+    assert run.returncode == 0, run.output[-4000:]
+    assert len(run.traces) == len(ALL_ROWS), run.output[-4000:]
+    return run
 
-    def run(policy: str) -> VfRun:
-        command = vf_eval_command(policy, server.base_url, out, policy, len(ROWS), 4, TASKSET)
-        return run_vf_eval(command, out, policy)
 
-    with ThreadPoolExecutor(max_workers=len(POLICY_NAMES)) as pool:
-        return dict(zip(POLICY_NAMES, pool.map(run, POLICY_NAMES), strict=True))
+def _traces_of(run: VfRun, policy: str) -> list[dict[str, Any]]:
+    """The run's traces of the rows ``policy`` played (one per row, checked)."""
+    keys = [(t["task"]["data"]["archetype"], t["task"]["data"]["seed"]) for t in run.traces]
+    traces = [t for t, key in zip(run.traces, keys, strict=True) if _policy_of(key) == policy]
+    assert len(traces) == len(_rows_of(policy)), (policy, run.output[-4000:])
+    return traces
 
 
-async def _rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
+async def _rollouts(policy: str, rows: tuple[Row, ...]) -> dict[tuple[str, int], Rollout]:
     async with make_executor("local", pool_size=2) as executor:
-        tasks = [build_task(r.archetype_id, r.seed, r.split) for r in ROWS]
+        tasks = [build_task(r.archetype_id, r.seed, r.split) for r in rows]
         rollouts = await asyncio.gather(
             *(run_rollout(t, policy_for(policy, t), executor) for t in tasks)
         )
@@ -107,9 +146,9 @@ async def _rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
 
 
 @functools.cache
-def _engine_rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
-    """The engine's own rollouts of ``policy`` over ``ROWS`` (deterministic, so computed once)."""
-    return asyncio.run(_rollouts(policy))
+def _engine_rollouts(policy: str, rows: tuple[Row, ...]) -> dict[tuple[str, int], Rollout]:
+    """The engine's own rollouts of ``policy`` over ``rows`` (deterministic, so computed once)."""
+    return asyncio.run(_rollouts(policy, rows))
 
 
 def _untimed(components: Mapping[str, float]) -> dict[str, float]:
@@ -122,13 +161,16 @@ def _text(content: Any) -> str:
     return "" if content is None else str(content)
 
 
+def test_every_policy_plays_every_archetype() -> None:
+    for policy in POLICY_NAMES:
+        assert {row.archetype_id for row in _rows_of(policy)} == set(ARCHETYPES), policy
+    assert _rows_of("reference") == tuple(ROWS)
+
+
 @pytest.mark.parametrize("policy", POLICY_NAMES)
-def test_vf_eval_matches_engine(policy: str, vf_runs: dict[str, VfRun]) -> None:
-    run = vf_runs[policy]
-    assert run.returncode == 0, run.output[-4000:]
-    traces = run.traces
-    assert len(traces) == len(ROWS), run.output[-4000:]
-    expected = _engine_rollouts(policy)
+def test_vf_eval_matches_engine(policy: str, vf_run: VfRun) -> None:
+    traces = _traces_of(vf_run, policy)
+    expected = _engine_rollouts(policy, _rows_of(policy))
     for trace in traces:
         assert trace["ok"], trace["errors"]
         data = trace["task"]["data"]
@@ -157,9 +199,9 @@ def test_vf_eval_matches_engine(policy: str, vf_runs: dict[str, VfRun]) -> None:
         assert _text(final["content"]) == engine.final_text, key
 
 
-def test_malformed_arguments_answered_on_host(vf_runs: dict[str, VfRun]) -> None:
+def test_malformed_arguments_answered_on_host(vf_run: VfRun) -> None:
     """The truncated first call is answered by the engine's repair, not the harness."""
-    for trace in vf_runs["malformed"].traces:
+    for trace in _traces_of(vf_run, "malformed"):
         tools = [m for m in trace_messages(trace) if m["role"] == "tool"]
         assert not _text(tools[0]["content"]).startswith("error: invalid JSON in tool arguments")
         assert trace["metrics"]["bad_arguments"] == 1.0
@@ -167,7 +209,7 @@ def test_malformed_arguments_answered_on_host(vf_runs: dict[str, VfRun]) -> None
         assert trace["request_rewrites"], "the request hook answered the call"
 
 
-def test_every_path_same_rewards_for_reference(vf_runs: dict[str, VfRun], tmp_path: Path) -> None:
+def test_every_path_same_rewards_for_reference(vf_run: VfRun, tmp_path: Path) -> None:
     """``bs4-env eval`` (reference policy) gives the same rewards and components as vf-eval."""
     output = tmp_path / "eval.json"
     command = [
@@ -177,7 +219,7 @@ def test_every_path_same_rewards_for_reference(vf_runs: dict[str, VfRun], tmp_pa
     proc = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr[-4000:]
     records = {(r["archetype"], r["seed"]): r for r in json.loads(output.read_text())["rollouts"]}
-    traces = vf_runs["reference"].traces
+    traces = _traces_of(vf_run, "reference")
     assert {(t["task"]["data"]["archetype"], t["task"]["data"]["seed"]) for t in traces} == set(
         records
     )
@@ -189,9 +231,9 @@ def test_every_path_same_rewards_for_reference(vf_runs: dict[str, VfRun], tmp_pa
                 assert trace["metrics"][name] == value, name
 
 
-def test_reference_policy_scores(vf_runs: dict[str, VfRun]) -> None:
+def test_reference_policy_scores(vf_run: VfRun) -> None:
     """Sanity: the reference policy solves every task (1.0, or 0.5 for a justified abstention)."""
-    for trace in vf_runs["reference"].traces:
+    for trace in _traces_of(vf_run, "reference"):
         solvable = trace["task"]["data"]["category"] != Category.LIMITATION.value
         assert total_reward(trace) == (1.0 if solvable else 0.5), trace["info"]["explanation"]
         if trace["task"]["data"]["category"] == Category.MULTIPAGE.value:
@@ -216,7 +258,7 @@ def test_bs4_env_eval_through_an_openai_endpoint(
     assert proc.returncode == 0, proc.stderr[-4000:]
     results = json.loads(output.read_text())
     assert results["model"] == policy and results["usage"]["completion_tokens"] > 0
-    expected = _engine_rollouts(policy)
+    expected = _engine_rollouts(policy, tuple(ROWS))
     for record in results["rollouts"]:
         engine = expected[(record["archetype"], record["seed"])]
         assert record["reward"] == engine.score.reward
