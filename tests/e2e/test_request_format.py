@@ -29,7 +29,14 @@ from bs4_env.tasks.modes import DatasetConfig, build_rows
 
 pytestmark = pytest.mark.integration
 
-ROWS = list(build_rows(DatasetConfig(split="bench", num_examples=2)))
+PER_POLICY = 2
+ROWS = list(build_rows(DatasetConfig(split="bench", num_examples=2 * PER_POLICY)))
+# The first rows play the run's model (reference), the others malformed (the scripted server's
+# per-row policies): each path runs once for both policies, as process start-up is most of a run.
+POLICY = {
+    (row.archetype_id, row.seed): "reference" if i < PER_POLICY else "malformed"
+    for i, row in enumerate(ROWS)
+}
 MAX_TOKENS, TEMPERATURE = 1024, 0.0
 KEY_VAR = "BS4ENV_FORMAT_KEY"
 
@@ -62,15 +69,21 @@ def _vf_eval(server: ScriptedServer, policy: str, out: Path) -> None:
 
 @pytest.fixture(scope="module")
 def bodies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[dict[str, Any]]]]:
-    """Request bodies of both paths, per policy."""
-    out: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    with ScriptedServer(ROWS) as server:
-        for policy in ("reference", "malformed"):
-            _bs4_env_eval(server, policy, tmp_path_factory.mktemp(f"eval-{policy}"))
-            eval_bodies, server.bodies = server.bodies, []
-            _vf_eval(server, policy, tmp_path_factory.mktemp(f"vf-{policy}"))
-            out[policy] = {"bs4-env eval": eval_bodies, "vf-eval": server.bodies}
-            server.bodies = []
+    """Request bodies of both paths, per policy (split by the row each conversation plays)."""
+    assigned = {key: policy for key, policy in POLICY.items() if policy != "reference"}
+    out: dict[str, dict[str, list[dict[str, Any]]]] = {"reference": {}, "malformed": {}}
+    with ScriptedServer(ROWS, policies=assigned) as server:
+        _bs4_env_eval(server, "reference", tmp_path_factory.mktemp("eval"))
+        recorded = {"bs4-env eval": server.bodies}
+        server.bodies = []
+        _vf_eval(server, "reference", tmp_path_factory.mktemp("vf"))
+        recorded["vf-eval"] = server.bodies
+        for path, path_bodies in recorded.items():
+            for policy in out:
+                out[policy][path] = []
+            for body in path_bodies:
+                task = server.task_of(body["messages"])
+                out[POLICY[(task.archetype_id, task.seed)]][path].append(body)
     return out
 
 
@@ -88,7 +101,7 @@ def test_reference_requests_are_identical(
     bodies: dict[str, dict[str, list[dict[str, Any]]]],
 ) -> None:
     recorded = bodies["reference"]
-    assert len(recorded["bs4-env eval"]) == len(recorded["vf-eval"]) == 2 * len(ROWS)
+    assert len(recorded["bs4-env eval"]) == len(recorded["vf-eval"]) == 2 * PER_POLICY
     assert diff(recorded["bs4-env eval"], recorded["vf-eval"]) == []
 
 
@@ -96,10 +109,12 @@ def test_malformed_requests_differ_only_in_the_refused_arguments(
     bodies: dict[str, dict[str, list[dict[str, Any]]]],
 ) -> None:
     recorded = bodies["malformed"]
-    assert len(recorded["bs4-env eval"]) == len(recorded["vf-eval"]) == 3 * len(ROWS)
+    assert len(recorded["bs4-env eval"]) == len(recorded["vf-eval"]) == 3 * PER_POLICY
     raw = json.dumps(MalformedThenReferencePolicy.TRUNCATED)[:120]
     path = "body.messages[2].tool_calls[0].function.arguments"
-    expected = sorted([(4, path, json.dumps("{}"), raw), (6, path, json.dumps("{}"), raw)] * 2)
+    expected = sorted(
+        [(4, path, json.dumps("{}"), raw), (6, path, json.dumps("{}"), raw)] * PER_POLICY
+    )
     assert diff(recorded["bs4-env eval"], recorded["vf-eval"]) == expected
 
 
