@@ -5,8 +5,11 @@ once under ``build/`` (gitignored) by ``bs4_env.integrations.verifiers_classic.v
 checkout, editable, with verifiers overridden to 0.3.x. A loopback server plays each scripted
 policy; classic ``vf-eval beautiful-soup-env -a '{...}'`` runs against it as the README says
 (env server, default local sandbox), and every rollout's reward, score components, tool
-replies and final answer must equal the engine's own ``run_rollout`` of the same policy. The
-saved outputs must then open in ``vf-tui`` (verifiers 0.1.14, its own venv).
+replies and final answer must equal the engine's own ``run_rollout`` of the same policy. One
+run plays every policy (the server plays a policy per row: every policy plays every
+archetype), since each classic vf-eval is mostly process start-up; a run of the reference
+policy alone over ``ROWS`` is checked the same way, and its saved outputs must open in
+``vf-tui`` (verifiers 0.1.14, its own venv).
 """
 
 from __future__ import annotations
@@ -60,16 +63,50 @@ def _rows() -> list[Row]:
 
 
 ROWS = _rows()
+"""The reference policy's rows: it plays them as the run's model."""
+OTHERS = tuple(name for name in POLICY_NAMES if name != "reference")
+
+
+def _assigned() -> tuple[list[Row], dict[tuple[str, int], str]]:
+    """The rows of the one classic run and the policy the scripted server plays on each row
+    after ``ROWS``: the shortest prefix of the split in which, after ``ROWS``, every archetype
+    has a row for each other policy (its k-th row there plays ``OTHERS[k % 4]``)."""
+    rows = build_rows(DatasetConfig(split=SPLIT, archetypes=tuple(ARCHETYPES)))
+    assigned: dict[tuple[str, int], str] = {}
+    seen: dict[str, int] = dict.fromkeys(ARCHETYPES, 0)
+    for n, row in enumerate(rows[len(ROWS) : 400], start=len(ROWS)):
+        if min(seen.values()) >= len(OTHERS):
+            return list(rows[:n]), assigned
+        assigned[(row.archetype_id, row.seed)] = OTHERS[seen[row.archetype_id] % len(OTHERS)]
+        seen[row.archetype_id] += 1
+    raise AssertionError(f"split {SPLIT} has too few rows of {ARCHETYPES}")
+
+
+ALL_ROWS, ASSIGNED = _assigned()
+
+
+def _policy_of(key: tuple[str, int]) -> str:
+    return ASSIGNED.get(key, "reference")
+
+
+def _rows_of(policy: str) -> tuple[Row, ...]:
+    return tuple(row for row in ALL_ROWS if _policy_of((row.archetype_id, row.seed)) == policy)
+
+
 # The README's default sandbox; BS4ENV_CLASSIC_EXECUTOR=subprocess runs the same checks on the
 # naive backend (to tell an adapter fault from a sandbox one).
 EXECUTOR = os.environ.get("BS4ENV_CLASSIC_EXECUTOR", "local")
-ENV_ARGS = {
-    "split": SPLIT,
-    "archetypes": ",".join(ARCHETYPES),
-    "num_examples": len(ROWS),
-    "executor": EXECUTOR,
-    "pool_size": 2,
-}
+
+
+def env_args(rows: list[Row]) -> dict[str, str | int]:
+    """The classic environment's arguments for the prefix ``rows`` of the split."""
+    return {
+        "split": SPLIT,
+        "archetypes": ",".join(ARCHETYPES),
+        "num_examples": len(rows),
+        "executor": EXECUTOR,
+        "pool_size": 2,
+    }
 
 
 @dataclass
@@ -86,12 +123,14 @@ class ClassicRun:
         return [json.loads(line) for line in lines if line.strip()]
 
 
-def classic_command(bin_dir: Path, policy: str, base_url: str, out: Path) -> list[str]:
+def classic_command(
+    bin_dir: Path, policy: str, base_url: str, out: Path, rows: list[Row]
+) -> list[str]:
     """The README's classic command, pointed at the scripted endpoint."""
     return [
-        str(bin_dir / "vf-eval"), "beautiful-soup-env", "-a", json.dumps(ENV_ARGS),
+        str(bin_dir / "vf-eval"), "beautiful-soup-env", "-a", json.dumps(env_args(rows)),
         "-m", policy, "-b", base_url, "-k", KEY_VAR,
-        "-n", str(len(ROWS)), "-r", "1", "-c", "4", "-s", "-d", "-A", "-o", str(out),
+        "-n", str(len(rows)), "-r", "1", "-c", "4", "-s", "-d", "-A", "-o", str(out),
     ]  # fmt: skip
 
 
@@ -105,7 +144,7 @@ def server() -> Iterator[ScriptedServer]:
     """A strict endpoint: a history whose tool-call arguments are no JSON object is an HTTP
     500 (as llama.cpp and vLLM's chat preprocessing answer), so the malformed and raw-source
     policies score only if the history carries the arguments the engine ran."""
-    with ScriptedServer(ROWS, strict_history=True) as srv:
+    with ScriptedServer(ALL_ROWS, strict_history=True, policies=ASSIGNED) as srv:
         yield srv
 
 
@@ -113,26 +152,44 @@ def server() -> Iterator[ScriptedServer]:
 def classic_runs(
     classic_bin: Path, server: ScriptedServer, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, ClassicRun]:
-    """One classic vf-eval per policy, all started at once (their start-up dominates)."""
+    """Both classic vf-evals (model ``reference``), started at once: ``reference`` over
+    ``ROWS``, ``policies`` over ``ALL_ROWS`` with each row played by its policy."""
     root = tmp_path_factory.mktemp("classic")
     env = {**os.environ, KEY_VAR: "scripted", "PYTHONUNBUFFERED": "1"}
     procs = {}
-    for policy in POLICY_NAMES:
-        command = classic_command(classic_bin, policy, server.base_url, root / policy)
-        procs[policy] = subprocess.Popen(
+    for name, rows in (("reference", ROWS), ("policies", ALL_ROWS)):
+        command = classic_command(classic_bin, "reference", server.base_url, root / name, rows)
+        procs[name] = subprocess.Popen(
             command, env=env, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
     runs = {}
-    for policy, proc in procs.items():
+    for name, proc in procs.items():
         output, _ = proc.communicate(timeout=RUN_TIMEOUT_S)
-        found = sorted((root / policy / "evals").glob("*/*/results.jsonl"))
-        runs[policy] = ClassicRun(proc.returncode, output, found[-1].parent if found else None)
+        found = sorted((root / name / "evals").glob("*/*/results.jsonl"))
+        runs[name] = ClassicRun(proc.returncode, output, found[-1].parent if found else None)
     return runs
 
 
-async def _rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
+def _records(run: ClassicRun, rows: list[Row] | tuple[Row, ...]) -> list[dict[str, Any]]:
+    """The run's records of ``rows`` (the run ended well and holds one record per row)."""
+    assert run.returncode == 0, run.output[-4000:]
+    keys = {(row.archetype_id, row.seed) for row in rows}
+    records = [r for r in run.records if (r["info"]["archetype"], r["info"]["seed"]) in keys]
+    assert len(records) == len(rows), run.output[-4000:]
+    return records
+
+
+def _played(runs: dict[str, ClassicRun], policy: str) -> list[dict[str, Any]]:
+    """Every record of ``policy``: its rows of the per-row run, and for the reference policy
+    also the run of its own (each row once per run)."""
+    assert len(runs["policies"].records) == len(ALL_ROWS), runs["policies"].output[-4000:]
+    played = _records(runs["policies"], _rows_of(policy))
+    return played + (_records(runs["reference"], ROWS) if policy == "reference" else [])
+
+
+async def _rollouts(policy: str, rows: tuple[Row, ...]) -> dict[tuple[str, int], Rollout]:
     async with make_executor("local", pool_size=2) as executor:
-        tasks = [build_task(r.archetype_id, r.seed, r.split) for r in ROWS]
+        tasks = [build_task(r.archetype_id, r.seed, r.split) for r in rows]
         rollouts = await asyncio.gather(
             *(run_rollout(t, policy_for(policy, t), executor) for t in tasks)
         )
@@ -141,8 +198,8 @@ async def _rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
 
 @functools.cache
 def _engine_rollouts(policy: str) -> dict[tuple[str, int], Rollout]:
-    """The engine's own rollouts of ``policy`` over ``ROWS`` (deterministic, so computed once)."""
-    return asyncio.run(_rollouts(policy))
+    """The engine's own rollouts of ``policy`` over its rows (deterministic: computed once)."""
+    return asyncio.run(_rollouts(policy, _rows_of(policy)))
 
 
 def _calls(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -155,12 +212,15 @@ def _messages(record: dict[str, Any]) -> list[dict[str, Any]]:
     return [*record["prompt"], *record["completion"]]
 
 
+def test_every_policy_plays_every_archetype() -> None:
+    for policy in POLICY_NAMES:
+        assert {row.archetype_id for row in _rows_of(policy)} == set(ARCHETYPES), policy
+    assert _rows_of("reference") == tuple(ROWS)
+
+
 @pytest.mark.parametrize("policy", POLICY_NAMES)
 def test_classic_vf_eval_matches_engine(policy: str, classic_runs: dict[str, ClassicRun]) -> None:
-    run = classic_runs[policy]
-    assert run.returncode == 0, run.output[-4000:]
-    records = run.records
-    assert len(records) == len(ROWS), run.output[-4000:]
+    records = _played(classic_runs, policy)
     expected = _engine_rollouts(policy)
     for record in records:
         assert record["error"] is None, record["error"]
@@ -239,7 +299,7 @@ def test_classic_vf_eval_runs_a_byo_rows_file(
 
 def test_classic_advertises_the_engine_tools(classic_runs: dict[str, ClassicRun]) -> None:
     expected = [tool["function"] for tool in openai_tools()]
-    for record in classic_runs["reference"].records:
+    for record in [*classic_runs["reference"].records, *classic_runs["policies"].records]:
         tools = [
             {k: t[k] for k in ("name", "description", "parameters")} for t in record["tool_defs"]
         ]
@@ -249,7 +309,7 @@ def test_classic_advertises_the_engine_tools(classic_runs: dict[str, ClassicRun]
 def test_malformed_arguments_repaired_by_the_engine(classic_runs: dict[str, ClassicRun]) -> None:
     """The truncated first call is refused by the engine's repair, not verifiers' json.loads;
     the saved completion keeps the model's raw text (the strict endpoint got ``{}``)."""
-    for record in classic_runs["malformed"].records:
+    for record in _played(classic_runs, "malformed"):
         first_call = next(c for m in record["completion"] for c in _calls(m))
         assert first_call["arguments"] == MalformedThenReferencePolicy.TRUNCATED
         first_reply = next(m for m in record["completion"] if m["role"] == "tool")
@@ -261,7 +321,7 @@ def test_malformed_arguments_repaired_by_the_engine(classic_runs: dict[str, Clas
 def test_reference_policy_scores(classic_runs: dict[str, ClassicRun]) -> None:
     """Sanity: the reference policy solves every task (1.0, or 0.5 for a justified abstention),
     and multi-page tasks go through navigate."""
-    records = classic_runs["reference"].records
+    records = _played(classic_runs, "reference")
     assert {r["info"]["archetype"] for r in records} == set(ARCHETYPES)
     for record in records:
         solvable = record["info"]["category"] != Category.LIMITATION.value
