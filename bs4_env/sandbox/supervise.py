@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bs4_env.sandbox import syscalls as sc
 from bs4_env.sandbox.protocol import REPORT_CAP
 
 _CHUNK = 1 << 16
@@ -202,12 +203,14 @@ def kill_all(pid_ns: bool, pid: int | None) -> None:
     """Kill and reap every process of the call.
 
     In a PID namespace the worker is PID 1, so ``kill(-1)`` reaches every other process in
-    it and orphans reparent to us; otherwise the call's process group is killed and, as a
-    child subreaper, we kill whatever orphans were reparented to us.
+    it (zombies included) and orphans reparent to us: when it finds none, nothing is left to
+    reap. Otherwise the call's process group is killed and, as a child subreaper, we kill
+    whatever orphans were reparented to us.
     """
     while True:
         if pid_ns:
-            _signal(os.kill, -1)
+            if not sc.signal_any(-1, signal.SIGKILL):
+                return
         else:
             if pid is not None:
                 _signal(os.killpg, pid)

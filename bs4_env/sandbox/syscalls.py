@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+from errno import ESRCH
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -55,6 +56,7 @@ _libc.mount.argtypes = [
 ]
 _libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
 _libc.unshare.argtypes = [ctypes.c_int]
+_libc.kill.argtypes = [ctypes.c_int, ctypes.c_int]
 _CAPABILITY_VERSION_3 = 0x20080522
 # PyDLL, not CDLL: the GIL stays held across the call, so the child starts holding it exactly
 # as the parent did (CDLL would release it around fork()).
@@ -124,6 +126,20 @@ def syscall(number: int, *args: int) -> int:
     # truncates pointers.
     result = _libc.syscall(ctypes.c_long(number), *(ctypes.c_long(a) for a in args))
     return _check(int(result), f"syscall({number})")
+
+
+def signal_any(pid: int, sig: int) -> bool:
+    """``kill(2)``; False where no process matched (``ESRCH``), without raising.
+
+    ``os.kill`` reports that as ``ProcessLookupError``, which the worker met after every
+    call (its namespace is usually empty by then): building and catching it wrote pages.
+    """
+    if _libc.kill(pid, sig) == 0:
+        return True
+    errno = ctypes.get_errno()
+    if errno == ESRCH:
+        return False
+    raise OSError(errno, f"kill({pid}, {sig}): {os.strerror(errno)}")
 
 
 def threads() -> int:

@@ -30,7 +30,9 @@ from bs4_env.sandbox.protocol import (
     ProtocolError,
     read_exact_sync,
     read_frame_sync,
+    reply_frame,
     sizes_of,
+    write_all,
     write_frame_sync,
 )
 
@@ -101,25 +103,20 @@ class Worker:
         outcome = supervise.supervise(pid, pipes, sinks, timeout_s, self.setup.pid_namespace)
         infra_error, in_step = _setup_verdict(outcome.setup, outcome.exit_code)
         leftovers = self._clear_workdir()
-        reply = {
-            "exit_code": outcome.exit_code,
-            "timed_out": outcome.exit_code is None,
-            "duration_s": outcome.duration_s,
-            "infra_error": infra_error,
-            "restart": not in_step or bool(leftovers),
-            "sizes": [sink.kept for sink in outcome.sinks],
-            "dropped": [sink.dropped for sink in outcome.sinks],
-        }
+        restart = not in_step or bool(leftovers)
         try:
-            write_frame_sync(self.ctl_out, reply)
-            for sink in outcome.sinks:
+            write_all(self.ctl_out, reply_frame(
+                outcome.exit_code, outcome.duration_s, infra_error, restart,
+                [sink.kept for sink in sinks], [sink.dropped for sink in sinks],
+            ))  # fmt: skip
+            for sink in sinks:
                 sink.send(self.ctl_out)
         finally:
-            for sink in outcome.sinks:
+            for sink in sinks:
                 sink.close()
         if leftovers:
             print(f"[sandbox worker] call dir not clean: {leftovers[:3]}", file=sys.stderr)
-        return not reply["restart"]
+        return not restart
 
     def _clear_workdir(self) -> list[str]:
         """Without a per-call tmpfs the call's directory is shared by calls: empty it."""
@@ -137,6 +134,7 @@ class Worker:
 
     def _reply_error(self, message: str, restart: bool) -> None:
         sizes = [0] * len(OUTPUT_SECTIONS)
+        # Not ``reply_frame``: no call ran, so it did not time out either.
         write_frame_sync(self.ctl_out, {
             "exit_code": None, "timed_out": False, "duration_s": 0.0, "infra_error": message,
             "restart": restart, "sizes": sizes, "dropped": sizes,
