@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import os
 from errno import ESRCH
+from typing import NoReturn
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -77,11 +78,11 @@ class _CapData(ctypes.Structure):
     )
 
 
-def _check(result: int, what: str) -> int:
-    if result < 0:
-        errno = ctypes.get_errno()
-        raise OSError(errno, f"{what}: {os.strerror(errno)}")
-    return result
+def _fail(what: str) -> NoReturn:
+    """Raise ``OSError`` for the failed call ``what`` (its message is built only here: these
+    wrappers run in every call's process, where each object made copies a page)."""
+    errno = ctypes.get_errno()
+    raise OSError(errno, f"{what}: {os.strerror(errno)}")
 
 
 def _b(value: str | None) -> bytes | None:
@@ -90,18 +91,32 @@ def _b(value: str | None) -> bytes | None:
 
 def unshare(flags: int) -> None:
     """Move this process into new namespaces (``unshare(2)``)."""
-    _check(_libc.unshare(flags), f"unshare({flags:#x})")
+    if _libc.unshare(flags) < 0:
+        _fail(f"unshare({flags:#x})")
 
 
 def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str = "") -> None:
     """``mount(2)``; raises ``OSError`` naming the target on failure."""
-    result = _libc.mount(_b(source), _b(target), _b(fstype), flags, _b(data) if data else None)
-    _check(result, f"mount {target}")
+    if _libc.mount(_b(source), _b(target), _b(fstype), flags, _b(data) if data else None) < 0:
+        _fail(f"mount {target}")
+
+
+EncodedMount = tuple[bytes | None, bytes, bytes | None, int, bytes | None]
+"""``mount``'s arguments, encoded: source, target, file system type, flags, options."""
+
+
+def mount_encoded(
+    source: bytes | None, target: bytes, fstype: bytes | None, flags: int, data: bytes | None
+) -> None:
+    """``mount`` with every argument already encoded (a call's own mount, prepared once)."""
+    if _libc.mount(source, target, fstype, flags, data) < 0:
+        _fail(f"mount {os.fsdecode(target)}")
 
 
 def umount(target: str) -> None:
     """Lazily detach a mount (``umount2(MNT_DETACH)``)."""
-    _check(_libc.umount2(_b(target), MNT_DETACH), f"umount {target}")
+    if _libc.umount2(_b(target), MNT_DETACH) < 0:
+        _fail(f"umount {target}")
 
 
 def drop_capabilities() -> None:
@@ -112,20 +127,26 @@ def drop_capabilities() -> None:
     """
     header = _CapHeader(_CAPABILITY_VERSION_3, 0)
     data = (_CapData * 2)()  # version 3 carries two 32-bit words per set, all zero here
-    _check(_libc.capset(ctypes.byref(header), data), "capset")
+    if _libc.capset(ctypes.byref(header), data) < 0:
+        _fail("capset")
 
 
 def prctl(option: int, arg2: int = 0, arg3: int = 0, arg4: int = 0, arg5: int = 0) -> int:
     """``prctl(2)``."""
-    return _check(_libc.prctl(option, arg2, arg3, arg4, arg5), f"prctl({option})")
+    result: int = _libc.prctl(option, arg2, arg3, arg4, arg5)
+    if result < 0:
+        _fail(f"prctl({option})")
+    return result
 
 
 def syscall(number: int, *args: int) -> int:
     """A raw system call; raises ``OSError`` on a negative result."""
     # Variadic: without explicit c_long every int would be passed as a 32-bit int, which
     # truncates pointers.
-    result = _libc.syscall(ctypes.c_long(number), *(ctypes.c_long(a) for a in args))
-    return _check(int(result), f"syscall({number})")
+    result: int = _libc.syscall(ctypes.c_long(number), *[ctypes.c_long(a) for a in args])
+    if result < 0:
+        _fail(f"syscall({number})")
+    return result
 
 
 def signal_any(pid: int, sig: int) -> bool:
@@ -163,4 +184,7 @@ def fork_bare() -> int:
     (``threads() == 1``) and starts no thread afterwards. ``random`` is not reseeded: a child
     that needs fresh randomness seeds it itself. Returns 0 in the child, its pid in the parent.
     """
-    return _check(_fork(), "fork")
+    pid: int = _fork()
+    if pid < 0:
+        _fail("fork")
+    return pid
