@@ -31,3 +31,16 @@ def test_reply_frame_refuses_what_json_could_not_carry() -> None:
         reply_frame(0, float("nan"), None, False, [0, 0, 0], [0, 0, 0])
     with pytest.raises(ProtocolError, match="need 3 sizes"):
         reply_frame(0, 1.0, None, False, [0, 0], [0, 0, 0])
+
+
+@pytest.mark.parametrize(
+    "body", [b"", b"[1]", b'{"a":1} x', b'{"a":1}{}', b'{"a":', b"\xff{}", b" {}", b"nul"]
+)
+def test_decode_refuses_anything_but_one_compact_object(body: bytes) -> None:
+    with pytest.raises(ProtocolError, match=r"bad frame|not a JSON object"):
+        decode(body)
+
+
+def test_decode_reads_what_encode_writes() -> None:
+    message = {"op": "run", "timeout_s": 2.5, "sizes": [1, 0, 3], "q": "caf\u00e9 \ud800 \u2028"}
+    assert decode(encode(message)[LENGTH.size :]) == message
