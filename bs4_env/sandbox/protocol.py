@@ -15,6 +15,7 @@ import json
 import math
 import os
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,7 +77,7 @@ def reply_frame(
 
 # json's C scanner itself: ``json.loads`` wraps it in Python steps (encoding detection, two
 # whitespace regexes) that the worker, which decodes one frame per call, paid in copied pages.
-_SCAN = json.JSONDecoder().scan_once
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # set in __init__, not in typeshed
 
 
 def decode(body: bytes) -> Message:

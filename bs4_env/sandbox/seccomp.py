@@ -217,14 +217,18 @@ class _Prepared:
         self.filters = (_SockFilter * len(template))(*[_SockFilter(*ins) for ins in template])
         self.self_at = [i for i, ins in enumerate(template) if ins[3] == _SELF]
         self.group_at = [i for i, ins in enumerate(template) if ins[3] == _SELF_GROUP]
+        # Views of the instructions a call patches, made once (each index makes a new one).
+        self.self_items = [self.filters[i] for i in self.self_at]
+        self.group_items = [self.filters[i] for i in self.group_at]
         pointer = ctypes.cast(self.filters, ctypes.POINTER(_SockFilter))
         self.fprog = _SockFprog(len(template), pointer)
 
     def patch(self, pid: int) -> None:
-        for index in self.self_at:
-            self.filters[index].k = pid
-        for index in self.group_at:
-            self.filters[index].k = (-pid) & 0xFFFFFFFF
+        for item in self.self_items:
+            item.k = pid
+        group = (-pid) & 0xFFFFFFFF
+        for item in self.group_items:
+            item.k = group
 
 
 _prepared: list[_Prepared] = []

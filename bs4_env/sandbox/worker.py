@@ -56,6 +56,11 @@ class Worker:
             raise RuntimeError(f"descriptors {_HELD.start}-{_HELD.stop - 1} must stay held")
         self.pid = os.getpid()
         self.limits = isolation.Limits()  # built once: a call's child only reads it
+        kept = setup.landlock.fds if setup.landlock else range(_PAYLOAD_FD + 1)
+        self.close_ranges = (
+            (_PAYLOAD_FD + 1, kept.start), (max(kept.stop, _PAYLOAD_FD + 1), 1 << 20)
+        )  # fmt: skip
+        """What a call closes: all but its own descriptors and Landlock's prepared ones."""
         # random's C seeding (from the OS), bound once; what os.fork's at-fork hook ran.
         self.reseed_random = super(random.Random, random._inst).seed
         random._inst.gauss_next = None  # type: ignore[attr-defined]  # the rest of random.seed
@@ -155,9 +160,9 @@ class Worker:
             os.dup2(self.ctl_in, _PAYLOAD_FD)
             setup_fd = _SETUP_FD
             # The control pipes, everything else; Landlock's prepared rules until it ran.
-            kept = self.setup.landlock.fds if self.setup.landlock else range(_PAYLOAD_FD + 1)
-            os.closerange(_PAYLOAD_FD + 1, kept.start)
-            os.closerange(max(kept.stop, _PAYLOAD_FD + 1), 1 << 20)
+            below, above = self.close_ranges
+            os.closerange(*below)
+            os.closerange(*above)
             code, html, query, key = _read_payload(sizes)
             os.close(_PAYLOAD_FD)
             os.write(_SETUP_FD, b"P")
@@ -179,18 +184,25 @@ class Worker:
 
 
 def _read_payload(sizes: list[int]) -> tuple[str, str, str, str]:
-    """The four payload sections, read in one go and decoded in place."""
-    total = sum(sizes)
-    data = read_exact_sync(_PAYLOAD_FD, total) if total else b""
-    if data is None:
-        raise ProtocolError("payload ended early")
-    view, start = memoryview(data), 0
-    texts = []
-    for size in sizes:
-        texts.append(str(view[start : start + size], *ENCODING))
-        start += size
-    code, html, query, key = texts
-    return code, html, query, key
+    """The four payload sections: one read unless it is more than a pipe holds, decoded in
+    place (straight-line: this runs in every call's process, where each object made copies
+    a page)."""
+    total = sizes[0] + sizes[1] + sizes[2] + sizes[3]
+    data = os.read(_PAYLOAD_FD, total) if total else b""
+    if len(data) < total:
+        rest = read_exact_sync(_PAYLOAD_FD, total - len(data)) if data else None
+        if rest is None:
+            raise ProtocolError("payload ended early")
+        data += rest
+    view = memoryview(data)
+    code_end = sizes[0]
+    html_end = code_end + sizes[1]
+    query_end = html_end + sizes[2]
+    encoding, errors = ENCODING
+    code = str(view[:code_end], encoding, errors)
+    html = str(view[code_end:html_end], encoding, errors)
+    query = str(view[html_end:query_end], encoding, errors)
+    return code, html, query, str(view[query_end:], encoding, errors)
 
 
 def _setup_verdict(setup: bytes, exit_code: int | None) -> tuple[str | None, bool]:
