@@ -56,6 +56,7 @@ class Worker:
             raise RuntimeError(f"descriptors {_HELD.start}-{_HELD.stop - 1} must stay held")
         self.pid = os.getpid()
         self.limits = isolation.Limits()  # built once: a call's child only reads it
+        self.sinks = supervise.open_sinks(self.devnull)
         kept = setup.landlock.fds if setup.landlock else range(_PAYLOAD_FD + 1)
         self.close_ranges = (
             (_PAYLOAD_FD + 1, kept.start), (max(kept.stop, _PAYLOAD_FD + 1), 1 << 20)
@@ -88,7 +89,9 @@ class Worker:
             self._reply_error(f"bad request: {error}", restart=True)
             return False
         pipes = supervise.CallPipes.open()
-        sinks = supervise.open_sinks(limit, self.devnull)
+        sinks = self.sinks
+        stdout, stderr, _ = sinks
+        stdout.limit = stderr.limit = limit
         try:
             # The template is single-threaded (``freeze_template`` checked): Python's at-fork
             # hooks would only copy pages of ours (see ``syscalls.fork_bare``).
@@ -97,8 +100,6 @@ class Worker:
             for fd in (*pipes.child_ends(), pipes.out_r, pipes.err_r, pipes.report_r,
                        pipes.setup_r):  # fmt: skip
                 os.close(fd)
-            for sink in sinks:
-                sink.close()
             self._skip_payload(sum(sizes))
             self._reply_error(f"fork failed: {error}", restart=False)
             return True
@@ -117,8 +118,9 @@ class Worker:
             for sink in sinks:
                 sink.send(self.ctl_out)
         finally:
+            # Before the next fork: no call's output outlives its reply.
             for sink in sinks:
-                sink.close()
+                sink.clear()
         if leftovers:
             print(f"[sandbox worker] call dir not clean: {leftovers[:3]}", file=sys.stderr)
         return not restart
