@@ -1,11 +1,12 @@
 """Worker-side supervision of one call: capped output, wall-clock deadline, total cleanup.
 
-The call's stdout, stderr and report are moved with ``splice`` from their pipes into
-per-call memfds (the first ``limit`` bytes) or /dev/null (the rest, counted), and later from
-the memfds to the host: the worker never reads them, so nothing a call printed ever sits in
-the memory of the process the next call is forked from. The only bytes the worker reads are
-the setup channel's, written by our own code before model code runs and closed before it.
-When the call's process exits or its deadline passes, every process of the call is killed.
+The call's stdout, stderr and report are moved with ``splice`` from their pipes into the
+worker's memfds (the first ``limit`` bytes) or /dev/null (the rest, counted), later from the
+memfds to the host, and the memfds are emptied before the next fork: the worker never reads
+them, so nothing a call printed ever sits in the memory of the process the next call is forked
+from. The only bytes the worker reads are the setup channel's, written by our own code before
+model code runs and closed before it. When the call's process exits or its deadline passes,
+every process of the call is killed.
 """
 
 from __future__ import annotations
