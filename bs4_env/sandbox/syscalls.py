@@ -78,6 +78,13 @@ class _CapData(ctypes.Structure):
     )
 
 
+# capset's arguments, built once (at import, in the template): a call that builds a Structure
+# and an array type's instance copies the pages ctypes touches doing so (~90 per call).
+_CAP_HEADER = _CapHeader(_CAPABILITY_VERSION_3, 0)  # pid 0: this thread
+_CAP_NONE = (_CapData * 2)()  # version 3 carries two 32-bit words per set, all zero here
+_libc.capset.argtypes = [ctypes.POINTER(_CapHeader), ctypes.POINTER(_CapData)]
+
+
 def _fail(what: str) -> NoReturn:
     """Raise ``OSError`` for the failed call ``what`` (its message is built only here: these
     wrappers run in every call's process, where each object made copies a page)."""
@@ -125,9 +132,7 @@ def drop_capabilities() -> None:
     Needed where a uid change does not clear them: the creator of a user namespace holds every
     capability inside it whatever its uid.
     """
-    header = _CapHeader(_CAPABILITY_VERSION_3, 0)
-    data = (_CapData * 2)()  # version 3 carries two 32-bit words per set, all zero here
-    if _libc.capset(ctypes.byref(header), data) < 0:
+    if _libc.capset(_CAP_HEADER, _CAP_NONE) < 0:
         _fail("capset")
 
 
