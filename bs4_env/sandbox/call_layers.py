@@ -74,6 +74,13 @@ def _prepare_template(setup: WorkerSetup, limits: Limits) -> None:
     ]
     if setup.landlock_abi:
         setup.landlock = _landlock_policy(setup)
+    if setup.call_mode != "none":
+        owner = (setup.sandbox_uid or 0) if setup.call_mode == "root" else os.getuid()
+        setup.call_tmpfs = _tmpfs_mount(setup.workdir, owner, limits)
+    # What a call's Landlock step adds to the fixed rules: its own /proc entry where the
+    # host's /proc shows every process, its own tmpfs where it has one.
+    setup.landlock_own_proc = not (setup.mount_namespace and setup.pid_namespace)
+    setup.landlock_writable = [setup.workdir] if setup.call_mode != "none" else []
 
 
 def _report_call_layers(setup: WorkerSetup, limits: Limits, no_ns_why: str) -> None:
@@ -131,7 +138,7 @@ def _probe_user_namespace(workdir: str, limits: Limits, wanted: bool) -> tuple[C
         code = 1
         try:
             _enter_user_namespace()
-            _mount_call_tmpfs(workdir, os.getuid(), limits)
+            _mount_call_tmpfs(_tmpfs_mount(workdir, os.getuid(), limits))
             code = 0
         finally:
             os._exit(code)
@@ -157,27 +164,34 @@ def _enter_user_namespace() -> None:
             os.close(fd)
 
 
-def _mount_call_tmpfs(workdir: str, owner: int, limits: Limits, private: bool = False) -> None:
-    """This call's temp dir: a capped tmpfs in its own (already unshared) mount namespace."""
-    if not private:
-        # Private first, so the mount can never propagate back to the worker or the host
-        # (a copy of the worker's own namespace, made private at its start, already is).
-        sc.mount(None, "/", None, sc.MS_REC | sc.MS_PRIVATE)
+def _tmpfs_mount(workdir: str, owner: int, limits: Limits) -> sc.EncodedMount:
+    """The ``mount`` arguments of a call's temp dir: a capped tmpfs owned by ``owner``."""
     options = (
         f"size={limits.scratch_bytes},nr_inodes={limits.scratch_inodes},mode=0700,"
         f"uid={owner},gid={owner}"
     )
-    sc.mount("tmpfs", workdir, "tmpfs", _TMPFS_FLAGS, options)
+    return b"tmpfs", os.fsencode(workdir), b"tmpfs", _TMPFS_FLAGS, options.encode()
+
+
+def _mount_call_tmpfs(tmpfs: sc.EncodedMount, private: bool = False) -> None:
+    """This call's temp dir: a capped tmpfs in its own (already unshared) mount namespace."""
+    if not private:
+        # Private first, so the mount can never propagate back to the worker or the host
+        # (a copy of the worker's own namespace, made private at its start, already is).
+        sc.mount_encoded(None, b"/", None, sc.MS_REC | sc.MS_PRIVATE, None)
+    sc.mount_encoded(*tmpfs)
 
 
 def _call_namespaces(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
     """ipc-namespace, private-tmp, temp-dir-caps: new mount and IPC namespaces, a capped tmpfs."""
+    if setup.call_tmpfs is None:
+        return
     if setup.call_mode == "root":
         sc.unshare(sc.CLONE_NEWNS | sc.CLONE_NEWIPC)
-        _mount_call_tmpfs(setup.workdir, setup.sandbox_uid or 0, limits, setup.mount_namespace)
-    elif setup.call_mode == "userns":
+        _mount_call_tmpfs(setup.call_tmpfs, setup.mount_namespace)
+    else:
         _enter_user_namespace()
-        _mount_call_tmpfs(setup.workdir, os.getuid(), limits)
+        _mount_call_tmpfs(setup.call_tmpfs)
 
 
 def _scrubbed_env(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
@@ -209,15 +223,11 @@ def _no_new_privs(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
 def _landlock(setup: WorkerSetup, timeout_s: float, limits: Limits) -> None:
     if setup.landlock is None:
         return
-    workdir = setup.workdir
-    writable = setup.call_mode != "none"
     # Our own /proc shows only the worker's PID namespace; the host's shows every
     # process (command lines included), so there a call may read only its own entry.
-    own_proc = setup.mount_namespace and setup.pid_namespace
+    # The call's own tmpfs is mounted over its directory: only the call can name it.
     setup.landlock.restrict(
-        [*([] if own_proc else [f"/proc/{os.getpid()}"])],
-        # The call's own tmpfs is mounted over the directory: only the call can name it.
-        [workdir] if writable else [],
+        [f"/proc/{os.getpid()}"] if setup.landlock_own_proc else [], setup.landlock_writable
     )
 
 

@@ -20,6 +20,7 @@ from typing import Literal
 
 from bs4_env.sandbox import syscalls as sc
 from bs4_env.sandbox.landlock import Policy
+from bs4_env.sandbox.syscalls import EncodedMount
 
 
 def _home_dirs() -> tuple[str, ...]:
@@ -88,6 +89,12 @@ class WorkerSetup:
     landlock: Policy | None = None
     rlimits: list[tuple[int, tuple[int, int]]] = field(default_factory=list)
     """Every call's resource limits but RLIMIT_CPU (which follows the call's timeout)."""
+    call_tmpfs: EncodedMount | None = None
+    """The ``mount`` arguments of every call's own tmpfs (where calls get one)."""
+    landlock_own_proc: bool = False
+    """Whether a call's Landlock rules add its own ``/proc/<pid>`` (the host's /proc)."""
+    landlock_writable: list[str] = field(default_factory=list)
+    """The paths a call's Landlock rules make writable (resolved in the call)."""
     call_mode: CallMode = "none"
     """How each call gets its own mount and IPC namespace: as root, through a user namespace,
     or not at all (then its directory is read-only to it)."""

@@ -80,12 +80,14 @@ class Policy:
             self.handled, _NET_ALL if abi >= 4 else 0, _SCOPE_ALL if abi >= 6 else 0
         )
         self.attr_size = 8 if abi < 4 else (16 if abi < 6 else 24)
+        self.attr_address = ctypes.addressof(self.attr)
         rules = _fitted_rules(read_paths, write_paths, self.handled)
         self.fds = range(FD_BASE, FD_BASE + len(rules))
         self.rules = [
             _PathBeneathAttr(rights, _open_at(path, fd))
             for (path, rights), fd in zip(rules, self.fds, strict=True)
         ]
+        self.rule_addresses = [ctypes.addressof(rule) for rule in self.rules]
 
     def restrict(self, read_paths: list[str], write_paths: list[str]) -> None:
         """Confine this process to the fixed rules plus ``read_paths`` and ``write_paths``.
@@ -95,12 +97,14 @@ class Policy:
         ``OSError`` when the kernel refuses.
         """
         try:
-            ruleset_fd = syscall(_CREATE_RULESET, ctypes.addressof(self.attr), self.attr_size, 0)
+            ruleset_fd = syscall(_CREATE_RULESET, self.attr_address, self.attr_size, 0)
             try:
-                for rule in self.rules:
-                    _add_rule(ruleset_fd, rule)
-                for path, rights in _fitted_rules(read_paths, write_paths, self.handled):
-                    _add_path_rule(ruleset_fd, path, rights)
+                for address in self.rule_addresses:
+                    syscall(_ADD_RULE, ruleset_fd, _RULE_PATH_BENEATH, address, 0)
+                for path in read_paths:
+                    _add_path_rule(ruleset_fd, path, READ_RIGHTS)
+                for path in write_paths:
+                    _add_path_rule(ruleset_fd, path, self.handled)
                 syscall(_RESTRICT_SELF, ruleset_fd, 0)
             finally:
                 os.close(ruleset_fd)
@@ -135,16 +139,23 @@ def _fitted_rules(
 
 
 def _add_path_rule(ruleset_fd: int, path: str, rights: int) -> None:
-    """Allow ``rights`` beneath ``path`` (rights already fitted to its type; gone: skipped)."""
+    """Allow ``rights`` beneath ``path``, fitted to its type; a path that is gone is skipped.
+
+    One ``open`` for a directory (a call's own paths are), no ``stat``: this runs in every
+    call's process, where each object made copies a page.
+    """
     try:
-        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC | os.O_DIRECTORY)
+    except NotADirectoryError:
+        rights &= _FILE_ONLY  # non-directory rules may only carry file rights
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return
     except FileNotFoundError:
         return
     try:
-        _add_rule(ruleset_fd, _PathBeneathAttr(rights, fd))
+        rule = _PathBeneathAttr(rights, fd)
+        syscall(_ADD_RULE, ruleset_fd, _RULE_PATH_BENEATH, ctypes.addressof(rule), 0)
     finally:
         os.close(fd)
-
-
-def _add_rule(ruleset_fd: int, rule: _PathBeneathAttr) -> None:
-    syscall(_ADD_RULE, ruleset_fd, _RULE_PATH_BENEATH, ctypes.addressof(rule), 0)

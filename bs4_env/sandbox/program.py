@@ -36,6 +36,7 @@ class _ParseCounter:
     """
 
     def __init__(self) -> None:
+        self.installed = False
         self.html: str | None = None
         self.encoded: bytes | None = None
         self.parses = 0
@@ -63,6 +64,7 @@ def install_parse_counter() -> None:
     """Wrap ``BeautifulSoup.__init__`` (once per process) so trees of the page are counted."""
     original_init = bs4.BeautifulSoup.__init__
     if getattr(original_init, "_counts_parses", False):
+        _counter.installed = True
         return
 
     def counting_init(self: bs4.BeautifulSoup, *args: Any, **kwargs: Any) -> None:
@@ -72,6 +74,7 @@ def install_parse_counter() -> None:
 
     counting_init._counts_parses = True  # type: ignore[attr-defined]
     bs4.BeautifulSoup.__init__ = counting_init  # type: ignore[method-assign]
+    _counter.installed = True
 
 
 def _exit_status(stop: SystemExit) -> int:
@@ -92,7 +95,8 @@ def run_program(code: str, html: str, query: str, key: str, report_fd: int) -> i
     """
     if not key.isalnum():
         raise ValueError("the report key must be alphanumeric")
-    install_parse_counter()
+    if not _counter.installed:  # a warm template's calls find it installed: no class lookups
+        install_parse_counter()
     _counter.start(html)
 
     def make_soup(parser: str = "html.parser") -> bs4.BeautifulSoup:

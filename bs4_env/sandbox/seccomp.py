@@ -127,23 +127,47 @@ def supported() -> tuple[bool, str]:
     )
 
 
+# Syscall numbers a call may not use freely, and where the filter sends each.
+_SPECIAL: dict[int, str] = {
+    **dict.fromkeys(DENIED_X86_64.values(), "eperm"),
+    _NR_CLONE3: "enosys", _NR_CLONE: "clone", _NR_KILL: "kill_pid",
+    _NR_SETPRIORITY: "setpriority",
+    **dict.fromkeys(SELF_OR_ZERO_X86_64.values(), "self_or_zero"),
+    **dict.fromkeys(SELF_ONLY_X86_64.values(), "self_only"),
+}  # fmt: skip
+if len(_SPECIAL) != len(DENIED_X86_64) + len(SELF_OR_ZERO_X86_64) + len(SELF_ONLY_X86_64) + 4:
+    raise RuntimeError("a syscall number is listed twice in the seccomp policy")
+# Leaves of the number search compare this many numbers one by one.
+_LEAF = 4
+
+
+def _dispatch(prog: Program, numbers: list[int], name: str) -> None:
+    """Send the loaded syscall number to its ``_SPECIAL`` label, or allow it.
+
+    A binary search over the sorted numbers, not one comparison per number: a system call
+    takes ~8 comparisons instead of up to ~110, and so does the kernel when it works out,
+    for every syscall number at each install, which ones the filter always allows (that
+    per-call cost grew with the number of comparisons).
+    """
+    if len(numbers) <= _LEAF:
+        for number in numbers:
+            prog.jump(JEQ_K, number, true=_SPECIAL[number])
+        prog.ret(_RET_ALLOW)
+        return
+    middle = len(numbers) // 2
+    prog.jump(JGE_K, numbers[middle], true=f"{name}h")
+    _dispatch(prog, numbers[:middle], f"{name}l")
+    prog.label(f"{name}h")
+    _dispatch(prog, numbers[middle:], f"{name}h")
+
+
 def _policy() -> Program:
     prog = Program()
     prog.load(_ARCH)
     prog.jump(JEQ_K, _AUDIT_ARCH_X86_64, false="kill")  # a foreign ABI must not slip past
     prog.load(_NR)
     prog.jump(JGE_K, _X32_BIT, true="eperm")
-    for number in DENIED_X86_64.values():
-        prog.jump(JEQ_K, number, true="eperm")
-    prog.jump(JEQ_K, _NR_CLONE3, true="enosys")
-    prog.jump(JEQ_K, _NR_CLONE, true="clone")
-    prog.jump(JEQ_K, _NR_KILL, true="kill_pid")
-    prog.jump(JEQ_K, _NR_SETPRIORITY, true="setpriority")
-    for number in SELF_OR_ZERO_X86_64.values():
-        prog.jump(JEQ_K, number, true="self_or_zero")
-    for number in SELF_ONLY_X86_64.values():
-        prog.jump(JEQ_K, number, true="self_only")
-    prog.ret(_RET_ALLOW)
+    _dispatch(prog, sorted(_SPECIAL), "n")
 
     prog.label("clone")
     prog.load(_arg(0))
@@ -193,14 +217,18 @@ class _Prepared:
         self.filters = (_SockFilter * len(template))(*[_SockFilter(*ins) for ins in template])
         self.self_at = [i for i, ins in enumerate(template) if ins[3] == _SELF]
         self.group_at = [i for i, ins in enumerate(template) if ins[3] == _SELF_GROUP]
+        # Views of the instructions a call patches, made once (each index makes a new one).
+        self.self_items = [self.filters[i] for i in self.self_at]
+        self.group_items = [self.filters[i] for i in self.group_at]
         pointer = ctypes.cast(self.filters, ctypes.POINTER(_SockFilter))
         self.fprog = _SockFprog(len(template), pointer)
 
     def patch(self, pid: int) -> None:
-        for index in self.self_at:
-            self.filters[index].k = pid
-        for index in self.group_at:
-            self.filters[index].k = (-pid) & 0xFFFFFFFF
+        for item in self.self_items:
+            item.k = pid
+        group = (-pid) & 0xFFFFFFFF
+        for item in self.group_items:
+            item.k = group
 
 
 _prepared: list[_Prepared] = []

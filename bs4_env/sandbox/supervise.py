@@ -1,11 +1,12 @@
 """Worker-side supervision of one call: capped output, wall-clock deadline, total cleanup.
 
-The call's stdout, stderr and report are moved with ``splice`` from their pipes into
-per-call memfds (the first ``limit`` bytes) or /dev/null (the rest, counted), and later from
-the memfds to the host: the worker never reads them, so nothing a call printed ever sits in
-the memory of the process the next call is forked from. The only bytes the worker reads are
-the setup channel's, written by our own code before model code runs and closed before it.
-When the call's process exits or its deadline passes, every process of the call is killed.
+The call's stdout, stderr and report are moved with ``splice`` from their pipes into the
+worker's memfds (the first ``limit`` bytes) or /dev/null (the rest, counted), later from the
+memfds to the host, and the memfds are emptied before the next fork: the worker never reads
+them, so nothing a call printed ever sits in the memory of the process the next call is forked
+from. The only bytes the worker reads are the setup channel's, written by our own code before
+model code runs and closed before it. When the call's process exits or its deadline passes,
+every process of the call is killed.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bs4_env.sandbox import syscalls as sc
 from bs4_env.sandbox.protocol import REPORT_CAP
 
 _CHUNK = 1 << 16
@@ -59,7 +61,11 @@ class CallPipes:
 
 
 class Sink:
-    """Keeps the first ``limit`` bytes of a stream in a memfd and counts the rest."""
+    """Keeps the first ``limit`` bytes of a stream in a memfd and counts the rest.
+
+    One per stream and worker, emptied after every call (``clear``): a memfd made and closed
+    per call cost two system calls and the objects around them.
+    """
 
     def __init__(self, name: str, limit: int, devnull: int) -> None:
         self.fd = os.memfd_create(name, os.MFD_CLOEXEC)
@@ -71,7 +77,8 @@ class Sink:
     def pump(self, source: int, flags: int = 0) -> int:
         """Move what ``source`` has ready; returns 0 at end of stream."""
         if self.kept < self.limit:
-            moved = os.splice(source, self.fd, min(_CHUNK, self.limit - self.kept), flags=flags)
+            moved = os.splice(source, self.fd, min(_CHUNK, self.limit - self.kept),
+                              offset_dst=self.kept, flags=flags)  # fmt: skip
             self.kept += moved
         else:
             moved = os.splice(source, self.devnull, _CHUNK, flags=flags)
@@ -86,8 +93,11 @@ class Sink:
         while offset < self.kept:
             offset += os.sendfile(target, self.fd, offset, self.kept - offset)
 
-    def close(self) -> None:
-        os.close(self.fd)
+    def clear(self) -> None:
+        """Drop what the last call left: its bytes leave the memfd, the counts start again."""
+        if self.kept:
+            os.ftruncate(self.fd, 0)
+        self.kept = self.dropped = 0
 
 
 @dataclass
@@ -152,13 +162,9 @@ class _Streams:
         return [fd for fd in ready if fd in also]
 
 
-def open_sinks(limit: int, devnull: int) -> tuple[Sink, Sink, Sink]:
-    """The call's stdout, stderr and report sinks; ``devnull`` takes output past the caps.
-
-    Made before the fork: what the worker allocates while the call's process lives copies
-    the pages it writes.
-    """
-    return (Sink("stdout", limit, devnull), Sink("stderr", limit, devnull),
+def open_sinks(devnull: int) -> tuple[Sink, Sink, Sink]:
+    """A worker's stdout, stderr and report sinks; ``devnull`` takes output past the caps."""
+    return (Sink("stdout", 0, devnull), Sink("stderr", 0, devnull),
             Sink("report", REPORT_CAP, devnull))  # fmt: skip
 
 
@@ -202,12 +208,14 @@ def kill_all(pid_ns: bool, pid: int | None) -> None:
     """Kill and reap every process of the call.
 
     In a PID namespace the worker is PID 1, so ``kill(-1)`` reaches every other process in
-    it and orphans reparent to us; otherwise the call's process group is killed and, as a
-    child subreaper, we kill whatever orphans were reparented to us.
+    it (zombies included) and orphans reparent to us: when it finds none, nothing is left to
+    reap. Otherwise the call's process group is killed and, as a child subreaper, we kill
+    whatever orphans were reparented to us.
     """
     while True:
         if pid_ns:
-            _signal(os.kill, -1)
+            if not sc.signal_any(-1, signal.SIGKILL):
+                return
         else:
             if pid is not None:
                 _signal(os.killpg, pid)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ctypes
 import os
+from errno import ESRCH
+from typing import NoReturn
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -55,6 +57,7 @@ _libc.mount.argtypes = [
 ]
 _libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
 _libc.unshare.argtypes = [ctypes.c_int]
+_libc.kill.argtypes = [ctypes.c_int, ctypes.c_int]
 _CAPABILITY_VERSION_3 = 0x20080522
 # PyDLL, not CDLL: the GIL stays held across the call, so the child starts holding it exactly
 # as the parent did (CDLL would release it around fork()).
@@ -75,11 +78,18 @@ class _CapData(ctypes.Structure):
     )
 
 
-def _check(result: int, what: str) -> int:
-    if result < 0:
-        errno = ctypes.get_errno()
-        raise OSError(errno, f"{what}: {os.strerror(errno)}")
-    return result
+# capset's arguments, built once (at import, in the template): a call that builds a Structure
+# and an array type's instance copies the pages ctypes touches doing so (~90 per call).
+_CAP_HEADER = _CapHeader(_CAPABILITY_VERSION_3, 0)  # pid 0: this thread
+_CAP_NONE = (_CapData * 2)()  # version 3 carries two 32-bit words per set, all zero here
+_libc.capset.argtypes = [ctypes.POINTER(_CapHeader), ctypes.POINTER(_CapData)]
+
+
+def _fail(what: str) -> NoReturn:
+    """Raise ``OSError`` for the failed call ``what`` (its message is built only here: these
+    wrappers run in every call's process, where each object made copies a page)."""
+    errno = ctypes.get_errno()
+    raise OSError(errno, f"{what}: {os.strerror(errno)}")
 
 
 def _b(value: str | None) -> bytes | None:
@@ -88,18 +98,32 @@ def _b(value: str | None) -> bytes | None:
 
 def unshare(flags: int) -> None:
     """Move this process into new namespaces (``unshare(2)``)."""
-    _check(_libc.unshare(flags), f"unshare({flags:#x})")
+    if _libc.unshare(flags) < 0:
+        _fail(f"unshare({flags:#x})")
 
 
 def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str = "") -> None:
     """``mount(2)``; raises ``OSError`` naming the target on failure."""
-    result = _libc.mount(_b(source), _b(target), _b(fstype), flags, _b(data) if data else None)
-    _check(result, f"mount {target}")
+    if _libc.mount(_b(source), _b(target), _b(fstype), flags, _b(data) if data else None) < 0:
+        _fail(f"mount {target}")
+
+
+EncodedMount = tuple[bytes | None, bytes, bytes | None, int, bytes | None]
+"""``mount``'s arguments, encoded: source, target, file system type, flags, options."""
+
+
+def mount_encoded(
+    source: bytes | None, target: bytes, fstype: bytes | None, flags: int, data: bytes | None
+) -> None:
+    """``mount`` with every argument already encoded (a call's own mount, prepared once)."""
+    if _libc.mount(source, target, fstype, flags, data) < 0:
+        _fail(f"mount {os.fsdecode(target)}")
 
 
 def umount(target: str) -> None:
     """Lazily detach a mount (``umount2(MNT_DETACH)``)."""
-    _check(_libc.umount2(_b(target), MNT_DETACH), f"umount {target}")
+    if _libc.umount2(_b(target), MNT_DETACH) < 0:
+        _fail(f"umount {target}")
 
 
 def drop_capabilities() -> None:
@@ -108,22 +132,40 @@ def drop_capabilities() -> None:
     Needed where a uid change does not clear them: the creator of a user namespace holds every
     capability inside it whatever its uid.
     """
-    header = _CapHeader(_CAPABILITY_VERSION_3, 0)
-    data = (_CapData * 2)()  # version 3 carries two 32-bit words per set, all zero here
-    _check(_libc.capset(ctypes.byref(header), data), "capset")
+    if _libc.capset(_CAP_HEADER, _CAP_NONE) < 0:
+        _fail("capset")
 
 
 def prctl(option: int, arg2: int = 0, arg3: int = 0, arg4: int = 0, arg5: int = 0) -> int:
     """``prctl(2)``."""
-    return _check(_libc.prctl(option, arg2, arg3, arg4, arg5), f"prctl({option})")
+    result: int = _libc.prctl(option, arg2, arg3, arg4, arg5)
+    if result < 0:
+        _fail(f"prctl({option})")
+    return result
 
 
 def syscall(number: int, *args: int) -> int:
     """A raw system call; raises ``OSError`` on a negative result."""
     # Variadic: without explicit c_long every int would be passed as a 32-bit int, which
     # truncates pointers.
-    result = _libc.syscall(ctypes.c_long(number), *(ctypes.c_long(a) for a in args))
-    return _check(int(result), f"syscall({number})")
+    result: int = _libc.syscall(ctypes.c_long(number), *[ctypes.c_long(a) for a in args])
+    if result < 0:
+        _fail(f"syscall({number})")
+    return result
+
+
+def signal_any(pid: int, sig: int) -> bool:
+    """``kill(2)``; False where no process matched (``ESRCH``), without raising.
+
+    ``os.kill`` reports that as ``ProcessLookupError``, which the worker met after every
+    call (its namespace is usually empty by then): building and catching it wrote pages.
+    """
+    if _libc.kill(pid, sig) == 0:
+        return True
+    errno = ctypes.get_errno()
+    if errno == ESRCH:
+        return False
+    raise OSError(errno, f"kill({pid}, {sig}): {os.strerror(errno)}")
 
 
 def threads() -> int:
@@ -147,4 +189,7 @@ def fork_bare() -> int:
     (``threads() == 1``) and starts no thread afterwards. ``random`` is not reseeded: a child
     that needs fresh randomness seeds it itself. Returns 0 in the child, its pid in the parent.
     """
-    return _check(_fork(), "fork")
+    pid: int = _fork()
+    if pid < 0:
+        _fail("fork")
+    return pid

@@ -30,7 +30,9 @@ from bs4_env.sandbox.protocol import (
     ProtocolError,
     read_exact_sync,
     read_frame_sync,
+    reply_frame,
     sizes_of,
+    write_all,
     write_frame_sync,
 )
 
@@ -54,6 +56,12 @@ class Worker:
             raise RuntimeError(f"descriptors {_HELD.start}-{_HELD.stop - 1} must stay held")
         self.pid = os.getpid()
         self.limits = isolation.Limits()  # built once: a call's child only reads it
+        self.sinks = supervise.open_sinks(self.devnull)
+        kept = setup.landlock.fds if setup.landlock else range(_PAYLOAD_FD + 1)
+        self.close_ranges = (
+            (_PAYLOAD_FD + 1, kept.start), (max(kept.stop, _PAYLOAD_FD + 1), 1 << 20)
+        )  # fmt: skip
+        """What a call closes: all but its own descriptors and Landlock's prepared ones."""
         # random's C seeding (from the OS), bound once; what os.fork's at-fork hook ran.
         self.reseed_random = super(random.Random, random._inst).seed
         random._inst.gauss_next = None  # type: ignore[attr-defined]  # the rest of random.seed
@@ -81,7 +89,9 @@ class Worker:
             self._reply_error(f"bad request: {error}", restart=True)
             return False
         pipes = supervise.CallPipes.open()
-        sinks = supervise.open_sinks(limit, self.devnull)
+        sinks = self.sinks
+        stdout, stderr, _ = sinks
+        stdout.limit = stderr.limit = limit
         try:
             # The template is single-threaded (``freeze_template`` checked): Python's at-fork
             # hooks would only copy pages of ours (see ``syscalls.fork_bare``).
@@ -90,8 +100,6 @@ class Worker:
             for fd in (*pipes.child_ends(), pipes.out_r, pipes.err_r, pipes.report_r,
                        pipes.setup_r):  # fmt: skip
                 os.close(fd)
-            for sink in sinks:
-                sink.close()
             self._skip_payload(sum(sizes))
             self._reply_error(f"fork failed: {error}", restart=False)
             return True
@@ -101,25 +109,21 @@ class Worker:
         outcome = supervise.supervise(pid, pipes, sinks, timeout_s, self.setup.pid_namespace)
         infra_error, in_step = _setup_verdict(outcome.setup, outcome.exit_code)
         leftovers = self._clear_workdir()
-        reply = {
-            "exit_code": outcome.exit_code,
-            "timed_out": outcome.exit_code is None,
-            "duration_s": outcome.duration_s,
-            "infra_error": infra_error,
-            "restart": not in_step or bool(leftovers),
-            "sizes": [sink.kept for sink in outcome.sinks],
-            "dropped": [sink.dropped for sink in outcome.sinks],
-        }
+        restart = not in_step or bool(leftovers)
         try:
-            write_frame_sync(self.ctl_out, reply)
-            for sink in outcome.sinks:
+            write_all(self.ctl_out, reply_frame(
+                outcome.exit_code, outcome.duration_s, infra_error, restart,
+                [sink.kept for sink in sinks], [sink.dropped for sink in sinks],
+            ))  # fmt: skip
+            for sink in sinks:
                 sink.send(self.ctl_out)
         finally:
-            for sink in outcome.sinks:
-                sink.close()
+            # Before the next fork: no call's output outlives its reply.
+            for sink in sinks:
+                sink.clear()
         if leftovers:
             print(f"[sandbox worker] call dir not clean: {leftovers[:3]}", file=sys.stderr)
-        return not reply["restart"]
+        return not restart
 
     def _clear_workdir(self) -> list[str]:
         """Without a per-call tmpfs the call's directory is shared by calls: empty it."""
@@ -137,6 +141,7 @@ class Worker:
 
     def _reply_error(self, message: str, restart: bool) -> None:
         sizes = [0] * len(OUTPUT_SECTIONS)
+        # Not ``reply_frame``: no call ran, so it did not time out either.
         write_frame_sync(self.ctl_out, {
             "exit_code": None, "timed_out": False, "duration_s": 0.0, "infra_error": message,
             "restart": restart, "sizes": sizes, "dropped": sizes,
@@ -157,9 +162,9 @@ class Worker:
             os.dup2(self.ctl_in, _PAYLOAD_FD)
             setup_fd = _SETUP_FD
             # The control pipes, everything else; Landlock's prepared rules until it ran.
-            kept = self.setup.landlock.fds if self.setup.landlock else range(_PAYLOAD_FD + 1)
-            os.closerange(_PAYLOAD_FD + 1, kept.start)
-            os.closerange(max(kept.stop, _PAYLOAD_FD + 1), 1 << 20)
+            below, above = self.close_ranges
+            os.closerange(*below)
+            os.closerange(*above)
             code, html, query, key = _read_payload(sizes)
             os.close(_PAYLOAD_FD)
             os.write(_SETUP_FD, b"P")
@@ -181,18 +186,25 @@ class Worker:
 
 
 def _read_payload(sizes: list[int]) -> tuple[str, str, str, str]:
-    """The four payload sections, read in one go and decoded in place."""
-    total = sum(sizes)
-    data = read_exact_sync(_PAYLOAD_FD, total) if total else b""
-    if data is None:
-        raise ProtocolError("payload ended early")
-    view, start = memoryview(data), 0
-    texts = []
-    for size in sizes:
-        texts.append(str(view[start : start + size], *ENCODING))
-        start += size
-    code, html, query, key = texts
-    return code, html, query, key
+    """The four payload sections: one read unless it is more than a pipe holds, decoded in
+    place (straight-line: this runs in every call's process, where each object made copies
+    a page)."""
+    total = sizes[0] + sizes[1] + sizes[2] + sizes[3]
+    data = os.read(_PAYLOAD_FD, total) if total else b""
+    if len(data) < total:
+        rest = read_exact_sync(_PAYLOAD_FD, total - len(data)) if data else None
+        if rest is None:
+            raise ProtocolError("payload ended early")
+        data += rest
+    view = memoryview(data)
+    code_end = sizes[0]
+    html_end = code_end + sizes[1]
+    query_end = html_end + sizes[2]
+    encoding, errors = ENCODING
+    code = str(view[:code_end], encoding, errors)
+    html = str(view[code_end:html_end], encoding, errors)
+    query = str(view[html_end:query_end], encoding, errors)
+    return code, html, query, str(view[query_end:], encoding, errors)
 
 
 def _setup_verdict(setup: bytes, exit_code: int | None) -> tuple[str | None, bool]:

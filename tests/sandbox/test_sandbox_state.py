@@ -118,3 +118,17 @@ async def test_a_call_never_sees_another_calls_data_in_memory(one_worker: LocalE
     leaked = {page: "page", query: "query", code: "code", printed: "output"}
     found = [leaked[token] for token in leaked if token in scan.stdout]
     assert found == [], f"the next call found the previous call's {found}"
+
+
+async def test_output_of_one_call_never_reaches_the_next(one_worker: LocalExecutor) -> None:
+    # A worker keeps one memfd per stream for all its calls: each reply sends only its own
+    # call's bytes, counts only its own drops, and the memfd is emptied before the next fork.
+    loud = await one_worker.run(ExecRequest("print('L' * 20_000)\nimport sys\n"
+                                            "sys.stderr.write('E' * 9_000)", "<p>one</p>",
+                                            max_output_bytes=8_000))  # fmt: skip
+    assert loud.ok and loud.stdout.startswith("L" * 8_000), loud
+    assert (loud.stdout_truncated_bytes, loud.stderr_truncated_bytes) == (12_001, 1_000)
+    quiet = await one_worker.run(ExecRequest("print('q')", "<p>two</p>", max_output_bytes=8_000))
+    assert (quiet.stdout, quiet.stderr) == ("q\n", ""), quiet
+    assert (quiet.stdout_truncated_bytes, quiet.stderr_truncated_bytes) == (0, 0)
+    assert quiet.soup_parses == 0

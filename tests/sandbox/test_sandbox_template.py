@@ -113,6 +113,22 @@ async def test_each_call_draws_its_own_random_numbers(mode: str) -> None:
     assert len(set(draws)) == 3, draws
 
 
+CAPABILITIES = """
+fields = dict(line.split(":", 1) for line in open("/proc/self/status"))
+print([fields[name].strip() for name in ("CapInh", "CapPrm", "CapEff", "CapAmb")])
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_model_code_holds_no_capabilities(mode: str) -> None:
+    # As root the uid change clears them; in a user namespace its creator holds them all,
+    # whatever its uid, until the call's uid-drop step clears them with capset.
+    async with LocalExecutor(pool_size=1, **executor_options(mode)) as executor:
+        result = await executor.run(ExecRequest(CAPABILITIES, ""))
+    assert result.ok, result
+    assert result.stdout.strip() == str(["0000000000000000"] * 4), result
+
+
 def test_a_template_with_a_second_thread_refuses_to_freeze() -> None:
     pid = os.fork()
     if pid == 0:
