@@ -53,7 +53,7 @@ lint: $(STAMP)
 JOBS ?= $(shell nproc)
 # Each phase prints its wall time in the log (`phase NAME: N s`); .ci/run prints the total.
 PHASE := bash scripts/phase.sh
-PYTEST := $(BIN)/pytest -m "" -p no:cacheprovider -n $(JOBS) --dist loadgroup --durations=15 -rs
+PYTEST := $(BIN)/pytest -m "" -p no:cacheprovider -n $(JOBS) --dist loadgroup --no-loadscope-reorder --durations=15 -rs
 PRIMERL_VENDOR := $(or $(BS4ENV_PRIMERL_VENDOR),../shared/vendor/prime-rl-559b447.tar.gz)
 PRIMERL_TEST := tests/e2e/test_primerl_integration.py
 TESTS := if [ -f "$(PRIMERL_VENDOR)" ]; then \
