@@ -24,7 +24,6 @@ from bs4_env.checks.leak_classifiers import (
 )
 from bs4_env.checks.leak_elements import (
     always_abstain_reward,
-    finder_scores,
     held_out_scores,
     train_finder,
 )
@@ -82,11 +81,12 @@ def main() -> None:
         if not spec.solvable
         for i in range(args.finder_seeds)
     ]
-    finder = finder_scores(train, held_out)
+    # The finders fit the same vocabulary the page sample fitted on the same train pages.
+    finder = held_out_scores(train_finder(train, vocabulary=pages.vocabulary), held_out)
     figures = f"{finder.accuracy:.3f} vs chance {finder.chance:.3f} ({finder.pages} pages)"
     print(f"element finder (top candidate is the blocker), held-out limitation: {figures}")
     print(f"  per archetype {finder.found}; top features {list(finder.top_features)}")
-    context_model = train_finder(train, context=True)
+    context_model = train_finder(train, context=True, vocabulary=pages.vocabulary)
     context = held_out_scores(context_model, held_out)
     figures = f"{context.accuracy:.3f} vs chance {context.chance:.3f} ({context.pages} pages)"
     print(f"element finder with context features (ancestors, siblings, frame title): {figures}")
