@@ -22,7 +22,11 @@ from bs4_env.checks.leak_classifiers import (
     planted_prompt_leak,
     prompt_accuracy,
 )
-from bs4_env.checks.leak_elements import always_abstain_reward, finder_scores, train_finder
+from bs4_env.checks.leak_elements import (
+    always_abstain_reward,
+    held_out_scores,
+    train_finder,
+)
 from bs4_env.checks.leaks import (
     base_rate,
     reference_reward,
@@ -77,11 +81,13 @@ def main() -> None:
         if not spec.solvable
         for i in range(args.finder_seeds)
     ]
-    finder = finder_scores(train, held_out)
+    # The finders fit the same vocabulary the page sample fitted on the same train pages.
+    finder = held_out_scores(train_finder(train, vocabulary=pages.vocabulary), held_out)
     figures = f"{finder.accuracy:.3f} vs chance {finder.chance:.3f} ({finder.pages} pages)"
     print(f"element finder (top candidate is the blocker), held-out limitation: {figures}")
     print(f"  per archetype {finder.found}; top features {list(finder.top_features)}")
-    context = finder_scores(train, held_out, context=True)
+    context_model = train_finder(train, context=True, vocabulary=pages.vocabulary)
+    context = held_out_scores(context_model, held_out)
     figures = f"{context.accuracy:.3f} vs chance {context.chance:.3f} ({context.pages} pages)"
     print(f"element finder with context features (ancestors, siblings, frame title): {figures}")
     print(f"  per archetype {context.found}; top features {list(context.top_features)}")
@@ -96,7 +102,7 @@ def main() -> None:
     reference = sum(reference_reward(t) for t in bench) / len(bench)
     shortcut = sum(signature_policy_reward(t) for t in bench) / len(bench)
     print(f"bench ({len(bench)} rows): reference {reference:.3f}, signature policy {shortcut:.3f}")
-    abstain = always_abstain_reward(train_finder(train, context=True), bench)
+    abstain = always_abstain_reward(context_model, bench)
     print(f"  always-abstain policy citing the context finder's top candidate: {abstain:.4f}")
 
     print("largest limitation share per request template (train):")

@@ -31,11 +31,14 @@ from bs4_env.checks.leak_classifiers import (
     prompt_accuracy,
 )
 from bs4_env.checks.leak_elements import (
+    Finder,
     FinderScores,
     always_abstain_reward,
-    finder_scores,
+    held_out_scores,
     train_finder,
+    train_vocabulary,
 )
+from bs4_env.checks.leak_features import Vocabulary
 from bs4_env.checks.leaks import (
     base_rate,
     reference_reward,
@@ -171,8 +174,28 @@ def limitation_test_tasks(registry: Registry) -> list[Task]:
 
 
 @pytest.fixture(scope="module")
-def finder(train_tasks: list[Task], limitation_test_tasks: list[Task]) -> FinderScores:
-    return finder_scores(train_tasks, limitation_test_tasks)
+def vocabulary(page_sample: PageSample) -> Vocabulary:
+    """The page classifiers' vocabulary, fitted on every other train page: what
+    ``train_vocabulary(train_tasks)`` fits for the finders (same pages, same order; see
+    ``test_finders_and_page_sample_fit_one_vocabulary``), so it is fitted once (8.5 CPU-s)."""
+    return page_sample.vocabulary
+
+
+def test_finders_and_page_sample_fit_one_vocabulary(registry: Registry) -> None:
+    train = [
+        build_task(archetype_id, seed_for("train", i), "train", registry)
+        for archetype_id in ("js_rendered", "hydrated_mount", "bot_wall", "text_by_id")
+        for i in range(12)
+    ]
+    fitted = train_vocabulary(train)
+    assert fitted == PageSample(train, train[:2]).vocabulary and fitted.pieces
+
+
+@pytest.fixture(scope="module")
+def finder(
+    train_tasks: list[Task], limitation_test_tasks: list[Task], vocabulary: Vocabulary
+) -> FinderScores:
+    return held_out_scores(train_finder(train_tasks, vocabulary=vocabulary), limitation_test_tasks)
 
 
 # Issue 30 measured 1.000 before (chance 0.092), 0.880 after its first part (chance 0.093),
@@ -188,8 +211,16 @@ def test_element_finder_is_near_chance(finder: FinderScores) -> None:
 
 
 @pytest.fixture(scope="module")
-def context_finder(train_tasks: list[Task], limitation_test_tasks: list[Task]) -> FinderScores:
-    return finder_scores(train_tasks, limitation_test_tasks, context=True)
+def context_model(train_tasks: list[Task], vocabulary: Vocabulary) -> Finder:
+    """The finder with context features, trained once on the train pages: its held-out
+    score and the always-abstain policy below both use it (training is deterministic, so
+    two trainings on the same pages gave the same model)."""
+    return train_finder(train_tasks, context=True, vocabulary=vocabulary)
+
+
+@pytest.fixture(scope="module")
+def context_finder(context_model: Finder, limitation_test_tasks: list[Task]) -> FinderScores:
+    return held_out_scores(context_model, limitation_test_tasks)
 
 
 # Issue 39 measured the finder with context features (ancestors, siblings, frame title and
@@ -217,9 +248,9 @@ MAX_ALWAYS_ABSTAIN = 0.02
 
 
 def test_always_abstain_with_context_earns_little_on_bench(
-    registry: Registry, train_tasks: list[Task]
+    registry: Registry, context_model: Finder
 ) -> None:
     """Abstaining on every bench row, citing the candidate a context finder ranks first."""
-    finder = train_finder(train_tasks, context=True)
+    finder = context_model
     bench = [build_task(r.archetype_id, r.seed, r.split, registry) for r in load_manifest().rows]
     assert always_abstain_reward(finder, bench) <= MAX_ALWAYS_ABSTAIN

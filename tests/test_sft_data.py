@@ -157,13 +157,18 @@ TARGETED_FLOOR = 240
 @pytest.mark.slow
 def test_targeted_share_over_four_seeds_per_archetype() -> None:
     """Also: every writer leaves ``locate.parse``'s shared tree of the page as parsed (the
-    writers of a task share one parse; one that changed it would change what the next reads)."""
+    writers of a task share one parse; one that changed it would change what the next reads).
+
+    The plans are drawn as ``sft-data`` draws them, within ``shared_outcomes`` (a repeated
+    host dry run answered from the run's store; tests/test_sft_plan_outcomes.py shows the
+    plans are the same without it)."""
     from random import Random
 
     from bs4 import BeautifulSoup
 
     from bs4_env.sft import locate
     from bs4_env.sft.episodes import candidate_plans
+    from bs4_env.sft.plan import shared_outcomes
     from bs4_env.tasks.splits import seed_for
 
     registry = default_registry()
@@ -175,7 +180,8 @@ def test_targeted_share_over_four_seeds_per_archetype() -> None:
                 continue
             solvable += 1
             shared = locate.parse(task.html)
-            plans = candidate_plans(task, registry, Random(f"share:{archetype_id}:{i}"))
+            with shared_outcomes():
+                plans = candidate_plans(task, registry, Random(f"share:{archetype_id}:{i}"))
             targeted += bool(plans) and plans[0].kind == "targeted"
             assert locate.parse(task.html) is shared
             fresh = BeautifulSoup(task.html, "html.parser")

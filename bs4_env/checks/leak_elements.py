@@ -162,12 +162,24 @@ class Finder:
         return max(range(len(page.rows)), key=lambda i: scores[i])
 
 
-def train_finder(train: Sequence[Task], context: bool = False) -> Finder:
-    """A logistic model over ``train``'s limitation pages (candidate in the blocker or not)."""
+def train_vocabulary(train: Sequence[Task]) -> Vocabulary:
+    """The vocabulary a finder trained on ``train`` uses: fitted on every other train page
+    (as ``leak_classifiers.PageSample`` fits its own on the same pages)."""
+    return Vocabulary.fit(observations(t.html) for t in train[::2])
+
+
+def train_finder(
+    train: Sequence[Task], context: bool = False, vocabulary: Vocabulary | None = None
+) -> Finder:
+    """A logistic model over ``train``'s limitation pages (candidate in the blocker or not).
+
+    ``vocabulary``: ``train_vocabulary(train)`` where the caller has it already (fitting it
+    reads half the train pages again); a vocabulary of other pages gives another model."""
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 
-    vocabulary = Vocabulary.fit(observations(t.html) for t in train[::2])
+    if vocabulary is None:
+        vocabulary = train_vocabulary(train)
     train_pages = [p for p in _pages(train, vocabulary, context) if any(p.blocking)]
     vectorizer = DictVectorizer()
     x = vectorizer.fit_transform([row for page in train_pages for row in page.rows])
@@ -182,7 +194,13 @@ def finder_scores(
 ) -> FinderScores:
     """Train on ``train``'s limitation pages, rank ``test``'s candidates (top-1 accuracy);
     with ``context``, the features include what surrounds each candidate."""
-    finder = train_finder(train, context)
+    return held_out_scores(train_finder(train, context), test)
+
+
+def held_out_scores(finder: Finder, test: Sequence[Task]) -> FinderScores:
+    """A trained finder's top-1 accuracy on ``test``'s limitation pages (``finder_scores``
+    for a finder that is also used elsewhere: training it once is enough)."""
+    context = finder.context
     test_pages = list(_pages(test, finder.vocabulary, context))
     kept = [p for p in test_pages if any(p.blocking)]
     found: Counter[str] = Counter()
@@ -225,6 +243,8 @@ __all__ = [
     "always_abstain_reward",
     "features",
     "finder_scores",
+    "held_out_scores",
     "is_candidate",
     "train_finder",
+    "train_vocabulary",
 ]

@@ -26,7 +26,7 @@ from bs4_env.grading.rubric import REWARD_CORRECT
 from bs4_env.sandbox.base import Executor
 from bs4_env.sft.episodes import candidate_plans
 from bs4_env.sft.mix import EPISODE_KINDS, Assignment, Mix, assign
-from bs4_env.sft.plan import Plan
+from bs4_env.sft.plan import Plan, shared_outcomes
 from bs4_env.sft.replay import Replayed, best_reward, replay
 from bs4_env.tasks.model import Task
 from bs4_env.tasks.registry import Registry, build_task
@@ -189,17 +189,18 @@ async def expert_episodes(
     rows, seed and mix)."""
     _check_train(rows)
     mix = mix or Mix()
-    plan = assign(rows, registry, seed, mix)
-    tally = Tally()
-    records: list[dict[str, Any] | None] = []
-    for start in range(0, len(rows), CHUNK):
-        chunk = await _chunk_records(rows, plan, start, registry, executor, seed, tally)
-        for row, record in zip(rows[start : start + CHUNK], chunk, strict=True):
-            if record is None:
-                tally.dropped[row.archetype_id] += 1
-            else:
-                _count(tally, record)
-        records.extend(chunk)
+    with shared_outcomes():
+        plan = assign(rows, registry, seed, mix)
+        tally = Tally()
+        records: list[dict[str, Any] | None] = []
+        for start in range(0, len(rows), CHUNK):
+            chunk = await _chunk_records(rows, plan, start, registry, executor, seed, tally)
+            for row, record in zip(rows[start : start + CHUNK], chunk, strict=True):
+                if record is None:
+                    tally.dropped[row.archetype_id] += 1
+                else:
+                    _count(tally, record)
+            records.extend(chunk)
     return records, tally, mix_report(mix, plan, tally)
 
 
@@ -215,24 +216,25 @@ async def generate(
     _check_train(rows)
     mix = mix or Mix()
     out_dir.mkdir(parents=True, exist_ok=True)
-    plan = assign(rows, registry, seed, mix)
-    tally = Tally()
-    with (
-        (out_dir / DATA_FILE).open("w", encoding="utf-8") as sink,
-        tqdm(total=len(rows), unit="episode", desc="sft-data") as bar,
-    ):
-        for start in range(0, len(rows), CHUNK):
-            chunk = rows[start : start + CHUNK]
-            records = await _chunk_records(rows, plan, start, registry, executor, seed, tally)
-            for row, record in zip(chunk, records, strict=True):
-                if record is None:
-                    tally.dropped[row.archetype_id] += 1
-                    continue
-                line = json.dumps(record, ensure_ascii=False, sort_keys=True)
-                sink.write(line + "\n")
-                _count(tally, record)
-            bar.update(len(chunk))
-            bar.set_postfix(kept=sum(tally.kept.values()), dropped=sum(tally.dropped.values()))
+    with shared_outcomes():
+        plan = assign(rows, registry, seed, mix)
+        tally = Tally()
+        with (
+            (out_dir / DATA_FILE).open("w", encoding="utf-8") as sink,
+            tqdm(total=len(rows), unit="episode", desc="sft-data") as bar,
+        ):
+            for start in range(0, len(rows), CHUNK):
+                chunk = rows[start : start + CHUNK]
+                records = await _chunk_records(rows, plan, start, registry, executor, seed, tally)
+                for row, record in zip(chunk, records, strict=True):
+                    if record is None:
+                        tally.dropped[row.archetype_id] += 1
+                        continue
+                    line = json.dumps(record, ensure_ascii=False, sort_keys=True)
+                    sink.write(line + "\n")
+                    _count(tally, record)
+                bar.update(len(chunk))
+                bar.set_postfix(kept=sum(tally.kept.values()), dropped=sum(tally.dropped.values()))
     summary = {**tally.as_dict(), "mix": mix_report(mix, plan, tally)}
     (out_dir / SUMMARY_FILE).write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     return tally

@@ -4,8 +4,11 @@ dry run of plan code, used to choose among candidate programs before the sandbox
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
+from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -47,11 +50,47 @@ def soup_line(parser: str) -> str:
     return "soup = make_soup()" if parser == "html.parser" else f'soup = make_soup("{parser}")'
 
 
+# One ``sft-data`` run asks for the same program on the same page again and again: the mix
+# draws each row's base plans, and its episode draws them again with the same RNG (about 40%
+# of the calls, each a fresh parse of the page, 2026-12-06). Within ``shared_outcomes``
+# the outcome is kept by (page digest, code); outside it every call runs.
+_OUTCOMES: OrderedDict[tuple[bytes, str], tuple[str, Exception | None]] | None = None
+MAX_SHARED_OUTCOMES = 4096
+
+
+@contextlib.contextmanager
+def shared_outcomes() -> Iterator[None]:
+    """Within the block, ``host_outcome`` runs each (page, code) once and answers repeats
+    from a bounded store (dropped at the end). The outcome is a function of the page and
+    the code (our own programs: they read the page they are given and nothing else), so a
+    repeat gets what running it again gives; the stored exception has no traceback."""
+    global _OUTCOMES
+    outer, _OUTCOMES = _OUTCOMES, OrderedDict() if _OUTCOMES is None else _OUTCOMES
+    try:
+        yield
+    finally:
+        if outer is None:
+            _OUTCOMES = None
+
+
 def host_outcome(task: Task, code: str, url: str | None = None) -> tuple[str, Exception | None]:
     """stdout of ``code`` run here, on our own generated code only (never model code), and
     the exception it raised (None if it ran through). A cheap filter: the sandbox replay is
     what decides."""
     html = task.pages[url or task.start_url]
+    store = _OUTCOMES
+    if store is None:
+        return _run(html, code)
+    key = (hashlib.sha256(html.encode()).digest(), code)
+    found = store.get(key)
+    if found is None:
+        found = store[key] = _detached(*_run(html, code))
+        if len(store) > MAX_SHARED_OUTCOMES:
+            store.popitem(last=False)
+    return found
+
+
+def _run(html: str, code: str) -> tuple[str, Exception | None]:
     out = io.StringIO()
     namespace: dict[str, Any] = {
         "HTML": html,
@@ -63,6 +102,17 @@ def host_outcome(task: Task, code: str, url: str | None = None) -> tuple[str, Ex
     except Exception as error:  # the broken programs of fix episodes raise on purpose
         return out.getvalue(), error
     return out.getvalue(), None
+
+
+def _detached(stdout: str, error: Exception | None) -> tuple[str, Exception | None]:
+    """The outcome without the traceback frames (they hold the program's parsed page)."""
+    seen: set[int] = set()
+    link: BaseException | None = error
+    while link is not None and id(link) not in seen:
+        seen.add(id(link))
+        link.__traceback__ = None
+        link = link.__context__
+    return stdout, error
 
 
 def host_run(task: Task, code: str, url: str | None = None) -> str | None:
