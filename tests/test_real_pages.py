@@ -150,3 +150,20 @@ def test_reference_policy_runs_through_bs4_env_eval(
     results = json.loads(output.read_text())
     assert results["split"] == REAL and results["pages"] == REAL and results["n"] == 14
     assert set(results["by_archetype"]) == set(results["families"]) and results["errors"] == 0
+
+
+def test_a_set_loaded_from_one_cache_is_not_served_from_another(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``page_set`` and ``page_task`` memoise, but per page cache: once ``real`` loaded from a
+    filled cache, an empty one must still say its pages are missing (CI ran the lab's
+    missing-pages test after this module in one worker and got the filled cache's set)."""
+    from bs4_env.pages.sets import page_set, page_task
+
+    monkeypatch.setenv(CACHE_VARIABLE, str(cache))
+    assert len(page_set(REAL)) == len(ROWS) and page_task(REAL, 0).html
+    monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path))  # an empty page cache
+    with pytest.raises((ValueError, OSError)):
+        page_set(REAL)
+    with pytest.raises((ValueError, OSError)):
+        page_task(REAL, 0)

@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from bs4_env.pages.cache import cache_root
 from bs4_env.pages.pageset import DEFAULT_MAX_PAGE_BYTES, PageSet, load_page_set
 from bs4_env.pages.rows import PageRow, PageRowError
 from bs4_env.tasks.model import Task
@@ -88,8 +89,10 @@ def rows_path(pages: str) -> Path:
     return Path(base)
 
 
+# Keyed by the page cache's folder too: a set loaded from one cache (or found missing there)
+# says nothing about another ($BS4ENV_CACHE may change within a process, as in tests).
 @lru_cache(maxsize=8)
-def _load(name: str, max_page_bytes: int) -> PageSet:
+def _load(name: str, max_page_bytes: int, _cache: Path) -> PageSet:
     base, part = split_name(name)
     path = rows_path(name)
     if base in NAMED_SETS:
@@ -101,7 +104,7 @@ def _load(name: str, max_page_bytes: int) -> PageSet:
 
 def page_set(pages: str, max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES) -> PageSet:
     """The checked page set ``pages`` names (see ``canonical_name``)."""
-    return _load(canonical_name(pages), max_page_bytes)
+    return _load(canonical_name(pages), max_page_bytes, cache_root())
 
 
 def page_splits() -> frozenset[str]:
@@ -110,7 +113,11 @@ def page_splits() -> frozenset[str]:
     return frozenset({*named, PAGES_SPLIT})
 
 
-@lru_cache(maxsize=TASK_CACHE_SIZE)
 def page_task(pages: str, index: int, max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES) -> Task:
     """The task of row ``index`` of a page set (cached: building reads the page)."""
+    return _page_task(pages, index, max_page_bytes, cache_root())
+
+
+@lru_cache(maxsize=TASK_CACHE_SIZE)
+def _page_task(pages: str, index: int, max_page_bytes: int, _cache: Path) -> Task:
     return page_set(pages, max_page_bytes).task(index)
