@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from byo_rows import write_byo_rows
+from policy_rows import policy_rows
 from scripted_server import POLICY_NAMES, ScriptedServer, policy_for
 
 from bs4_env.episode.executors import make_executor
@@ -64,33 +65,10 @@ def _rows() -> list[Row]:
 
 ROWS = _rows()
 """The reference policy's rows: it plays them as the run's model."""
-OTHERS = tuple(name for name in POLICY_NAMES if name != "reference")
-
-
-def _assigned() -> tuple[list[Row], dict[tuple[str, int], str]]:
-    """The rows of the one classic run and the policy the scripted server plays on each row
-    after ``ROWS``: the shortest prefix of the split in which, after ``ROWS``, every archetype
-    has a row for each other policy (its k-th row there plays ``OTHERS[k % 4]``)."""
-    rows = build_rows(DatasetConfig(split=SPLIT, archetypes=tuple(ARCHETYPES)))
-    assigned: dict[tuple[str, int], str] = {}
-    seen: dict[str, int] = dict.fromkeys(ARCHETYPES, 0)
-    for n, row in enumerate(rows[len(ROWS) : 400], start=len(ROWS)):
-        if min(seen.values()) >= len(OTHERS):
-            return list(rows[:n]), assigned
-        assigned[(row.archetype_id, row.seed)] = OTHERS[seen[row.archetype_id] % len(OTHERS)]
-        seen[row.archetype_id] += 1
-    raise AssertionError(f"split {SPLIT} has too few rows of {ARCHETYPES}")
-
-
-ALL_ROWS, ASSIGNED = _assigned()
-
-
-def _policy_of(key: tuple[str, int]) -> str:
-    return ASSIGNED.get(key, "reference")
-
-
-def _rows_of(policy: str) -> tuple[Row, ...]:
-    return tuple(row for row in ALL_ROWS if _policy_of((row.archetype_id, row.seed)) == policy)
+PLAN = policy_rows(SPLIT, ARCHETYPES, ROWS)
+"""The run's rows and the policy the scripted server plays on each (``ROWS``: the reference)."""
+ALL_ROWS, ASSIGNED = PLAN.rows, PLAN.assigned
+_policy_of, _rows_of = PLAN.policy_of, PLAN.rows_of
 
 
 # The README's default sandbox; BS4ENV_CLASSIC_EXECUTOR=subprocess runs the same checks on the

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from policy_rows import policy_rows
 from scripted_server import POLICY_NAMES, ScriptedServer, policy_for
 from vf_run import (
     BIN,
@@ -69,35 +70,10 @@ def _rows() -> list[Row]:
 
 ROWS = _rows()
 """The reference policy's rows (and ``bs4-env eval``'s): it plays them as the run's model."""
-OTHERS = tuple(name for name in POLICY_NAMES if name != "reference")
-
-
-def _assigned() -> tuple[list[Row], dict[tuple[str, int], str]]:
-    """The rows of the one vf-eval run and the policy the scripted server plays on each row
-    after ``ROWS``: the shortest prefix of the split in which, after ``ROWS``, every archetype
-    has a row for each other policy (its k-th row there plays ``OTHERS[k % 4]``), so every
-    policy plays every archetype at least once. Each vf-eval is mostly process start-up, so one
-    run with a policy per row replaces a run per policy."""
-    rows = build_rows(DatasetConfig(split=SPLIT, archetypes=tuple(ARCHETYPES)))
-    assigned: dict[tuple[str, int], str] = {}
-    seen: dict[str, int] = dict.fromkeys(ARCHETYPES, 0)
-    for n, row in enumerate(rows[len(ROWS) : 400], start=len(ROWS)):
-        if min(seen.values()) >= len(OTHERS):
-            return list(rows[:n]), assigned
-        assigned[(row.archetype_id, row.seed)] = OTHERS[seen[row.archetype_id] % len(OTHERS)]
-        seen[row.archetype_id] += 1
-    raise AssertionError(f"split {SPLIT} has too few rows of {ARCHETYPES}")
-
-
-ALL_ROWS, ASSIGNED = _assigned()
-
-
-def _policy_of(key: tuple[str, int]) -> str:
-    return ASSIGNED.get(key, "reference")
-
-
-def _rows_of(policy: str) -> tuple[Row, ...]:
-    return tuple(row for row in ALL_ROWS if _policy_of((row.archetype_id, row.seed)) == policy)
+PLAN = policy_rows(SPLIT, ARCHETYPES, ROWS)
+"""The run's rows and the policy the scripted server plays on each (``ROWS``: the reference)."""
+ALL_ROWS, ASSIGNED = PLAN.rows, PLAN.assigned
+_policy_of, _rows_of = PLAN.policy_of, PLAN.rows_of
 
 
 TASKSET = {
