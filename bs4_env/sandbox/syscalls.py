@@ -104,8 +104,7 @@ def unshare(flags: int) -> None:
 
 def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str = "") -> None:
     """``mount(2)``; raises ``OSError`` naming the target on failure."""
-    if _libc.mount(_b(source), _b(target), _b(fstype), flags, _b(data) if data else None) < 0:
-        _fail(f"mount {target}")
+    mount_encoded(_b(source), os.fsencode(target), _b(fstype), flags, _b(data) if data else None)
 
 
 EncodedMount = tuple[bytes | None, bytes, bytes | None, int, bytes | None]
