@@ -132,18 +132,6 @@ class Tiny:
     dir: Path
 
 
-@pytest.fixture(scope="module", autouse=True)
-def one_torch_thread() -> Iterator[None]:
-    """The tiny model is far too small to gain from threads, and on a busy runner their
-    contention makes a training step 20x slower."""
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
-
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> Tiny:
     from bs4_lab.gguf_export import write_base_gguf
