@@ -9,6 +9,7 @@ page size varies within a tier too.
 from __future__ import annotations
 
 import json
+import struct
 from html import escape
 from random import Random
 
@@ -38,6 +39,7 @@ _PATHS = tuple(
     + "Z"
     for i in range(64)
 )
+_RULE_BLOCKS = tuple(f"{{{declarations}}}" for declarations in _DECLARATIONS)
 
 
 # pools.WORDS titled and escaped once, in the same order, so ``rng.choice`` draws the same
@@ -50,20 +52,31 @@ def _amount(rng: Random, rank: int, which: int) -> int:
     return rng.randint(low, high) if high else 0
 
 
+def _words(rng: Random, count: int) -> tuple[int, ...]:
+    """``count`` raw 32-bit outputs of ``rng``'s generator, in order, from one draw.
+
+    ``getrandbits(k)`` takes ``ceil(k / 32)`` outputs, the first as its lowest 32 bits, and
+    keeps the top ``k mod 32`` bits of its last one; so the words of one ``getrandbits(32 *
+    count)`` are what a run of smaller draws reads, each from its own outputs: ``getrandbits
+    (35)`` is ``w0 | (w1 >> 29) << 32``, ``getrandbits(6)`` is ``w >> 26``.
+    """
+    return struct.unpack(f"<{count}I", rng.getrandbits(32 * count).to_bytes(4 * count, "little"))
+
+
 def inline_css(rng: Random, rank: int) -> str:
     rules = _amount(rng, rank, 0)
     if not rules:
         return ""
-    # The hottest loop of page building (hundreds of rules a page): ``token(rng, 7)`` is
-    # written out inline (the same ``getrandbits(35)`` draw read the same way, then the
-    # block's draw), which halves its cost.
-    getrandbits = rng.getrandbits
-    triples, symbols = TOKEN_TRIPLES, TOKEN_ALPHABET
-    parts = []
-    for _ in range(rules):
-        bits = getrandbits(35)
-        name = f"{triples[bits & 0x7FFF]}{triples[(bits >> 15) & 0x7FFF]}{symbols[bits >> 30]}"
-        parts.append(f".{name}{{{_DECLARATIONS[getrandbits(6)]}}}")
+    # The hottest loop of page building (hundreds of rules a page): per rule a class name
+    # (``token(rng, 7)``, one ``getrandbits(35)``: three outputs' worth with the block's
+    # ``getrandbits(6)``) and a declaration block, all read from one draw (``_words``).
+    triples, symbols, blocks = TOKEN_TRIPLES, TOKEN_ALPHABET, _RULE_BLOCKS
+    words = _words(rng, 3 * rules)
+    parts = [
+        f".{triples[low & 0x7FFF]}{triples[(low >> 15) & 0x7FFF]}"
+        f"{symbols[(low >> 30) | (high >> 29) << 2]}{blocks[block >> 26]}"
+        for low, high, block in zip(words[::3], words[1::3], words[2::3], strict=True)
+    ]
     return f"<style>{''.join(parts)}</style>"
 
 
@@ -74,11 +87,17 @@ def config_script(rng: Random, rank: int, lang: str = "en") -> str:
     # The JSON json.dumps writes, built from the values' JSON text: flag names are token
     # characters (nothing to escape), values booleans or integers. A dict still, so a
     # flag name drawn twice keeps its first place and its last value, as in a dumped dict.
-    getrandbits = rng.getrandbits
+    # Per flag a value (``getrandbits(12)``: one output's top 12 bits) and a name
+    # (``token(rng, 6)``, ``getrandbits(30)``: the next output's top 30), read from one
+    # draw (``_words``).
+    triples = TOKEN_TRIPLES
+    words = _words(rng, 2 * keys)
     flags: dict[str, str] = {}
-    for _ in range(keys):
-        bits = getrandbits(12)
-        flags[token(rng, 6)] = ("true" if bits & 1 else "false") if bits & 2 else str(bits >> 2)
+    for value, name in zip(words[::2], words[1::2], strict=True):
+        bits = value >> 20
+        flags[triples[(name >> 2) & 0x7FFF] + triples[name >> 17]] = (
+            ("true" if bits & 1 else "false") if bits & 2 else str(bits >> 2)
+        )
     body = ", ".join([f'"exp_{name}": {value}' for name, value in flags.items()])
     config = f'{{"build": "{token(rng, 10)}", "locale": {json.dumps(lang)}, "flags": {{{body}}}}}'
     return f"<script>window.__APP_CONFIG__ = {config};</script>"
@@ -88,14 +107,25 @@ def mega_menu(rng: Random, rank: int) -> str:
     groups = _amount(rng, rank, 2)
     if not groups:
         return ""
+    # Per link, ``token(rng, 6)`` and ``rng.choice(_LINK_WORDS)`` written out: the same
+    # ``getrandbits(30)``, then ``Random._randbelow``'s draw (``getrandbits(k)`` until it is
+    # in range), read the same way.
+    getrandbits, triples = rng.getrandbits, TOKEN_TRIPLES
+    words, n_words, k_words = _LINK_WORDS, len(_LINK_WORDS), len(_LINK_WORDS).bit_length()
     columns = []
     for _ in range(groups):
         heading = escape(rng.choice(pools.NOUNS))
-        links = "".join(
-            f'<li><a href="/c/{token(rng, 6)}">{rng.choice(_LINK_WORDS)} {heading}s</a></li>'
-            for _ in range(rng.randint(6, 12))
-        )
-        columns.append(f'<div class="mega-col"><h4>{heading}s</h4><ul>{links}</ul></div>')
+        links = []
+        for _ in range(rng.randint(6, 12)):
+            slug = getrandbits(30)
+            word = getrandbits(k_words)
+            while word >= n_words:
+                word = getrandbits(k_words)
+            links.append(
+                f'<li><a href="/c/{triples[slug & 0x7FFF]}{triples[slug >> 15]}">'
+                f"{words[word]} {heading}s</a></li>"
+            )
+        columns.append(f'<div class="mega-col"><h4>{heading}s</h4><ul>{"".join(links)}</ul></div>')
     return f'<div class="mega-menu" hidden aria-hidden="true">{"".join(columns)}</div>'
 
 
@@ -104,9 +134,15 @@ def icon_sprite(rng: Random, rank: int) -> str:
     symbols = _amount(rng, rank, 3)
     if not symbols:
         return ""
+    # Per symbol ``token(rng, 6)`` (``getrandbits(30)``: one output's top 30 bits) and a
+    # path (``getrandbits(6)``), read from one draw (``_words``).
+    triples, paths = TOKEN_TRIPLES, _PATHS
+    words = _words(rng, 2 * symbols)
     body = "".join(
-        f'<symbol id="i-{token(rng, 6)}" viewBox="0 0 24 24"><path d="{_PATHS[rng.getrandbits(6)]}"'
-        "/></symbol>"
-        for _ in range(symbols)
+        [
+            f'<symbol id="i-{triples[(name >> 2) & 0x7FFF]}{triples[name >> 17]}" '
+            f'viewBox="0 0 24 24"><path d="{paths[path >> 26]}"/></symbol>'
+            for name, path in zip(words[::2], words[1::2], strict=True)
+        ]
     )
     return f'<svg xmlns="http://www.w3.org/2000/svg" style="display:none">{body}</svg>\n'

@@ -305,12 +305,42 @@ MONTHS = (
 )
 
 
+# The hottest pool draws of page generation write ``rng.choice`` out: the same draw as
+# ``Random._randbelow`` (``getrandbits(len(pool).bit_length())``, drawn again while it is
+# out of range), so every page keeps its bytes, without the three-call chain per word.
+# tests/test_pool_draws.py holds each against ``rng.choice`` draw for draw.
+_ADJECTIVES_N, _NOUNS_N, _SUFFIXES_N = len(ADJECTIVES), len(NOUNS), len(SUFFIXES)
+_ADJECTIVES_K, _NOUNS_K = _ADJECTIVES_N.bit_length(), _NOUNS_N.bit_length()
+_SUFFIXES_K = _SUFFIXES_N.bit_length()
+_FIRST_N, _LAST_N = len(FIRST_NAMES), len(LAST_NAMES)
+_FIRST_K, _LAST_K = _FIRST_N.bit_length(), _LAST_N.bit_length()
+_WORDS_N = len(WORDS)
+_WORDS_K = _WORDS_N.bit_length()
+
+
 def product_name(rng: Random) -> str:
-    return f"{rng.choice(ADJECTIVES)} {rng.choice(NOUNS)}{rng.choice(SUFFIXES)}"
+    getrandbits = rng.getrandbits
+    a = getrandbits(_ADJECTIVES_K)
+    while a >= _ADJECTIVES_N:
+        a = getrandbits(_ADJECTIVES_K)
+    b = getrandbits(_NOUNS_K)
+    while b >= _NOUNS_N:
+        b = getrandbits(_NOUNS_K)
+    c = getrandbits(_SUFFIXES_K)
+    while c >= _SUFFIXES_N:
+        c = getrandbits(_SUFFIXES_K)
+    return f"{ADJECTIVES[a]} {NOUNS[b]}{SUFFIXES[c]}"
 
 
 def person_name(rng: Random) -> str:
-    return f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}"
+    getrandbits = rng.getrandbits
+    a = getrandbits(_FIRST_K)
+    while a >= _FIRST_N:
+        a = getrandbits(_FIRST_K)
+    b = getrandbits(_LAST_K)
+    while b >= _LAST_N:
+        b = getrandbits(_LAST_K)
+    return f"{FIRST_NAMES[a]} {LAST_NAMES[b]}"
 
 
 def price(rng: Random, low: int = 5, high: int = 900) -> str:
@@ -319,7 +349,13 @@ def price(rng: Random, low: int = 5, high: int = 900) -> str:
 
 
 def sentence(rng: Random, words: int = 8) -> str:
-    chosen = [rng.choice(WORDS) for _ in range(words)]
+    getrandbits = rng.getrandbits
+    chosen = []
+    for _ in range(words):
+        r = getrandbits(_WORDS_K)
+        while r >= _WORDS_N:
+            r = getrandbits(_WORDS_K)
+        chosen.append(WORDS[r])
     return " ".join(chosen).capitalize() + "."
 
 
