@@ -14,13 +14,22 @@ from random import Random
 from bs4_env.tasks.html import pools
 from bs4_env.tasks.rng import token
 
+_DIGITS = "0123456789"
 _STREETS = ("Harbour", "Mill", "Station", "Market", "Church", "Garden", "Bridge", "Linden", "Elm")
 _STREET_KINDS = ("Street", "Road", "Lane", "Avenue", "Square", "Quay")
 _BRANCH_WORDS = ("", "Central", "Old Town", "Riverside", "North", "Harbourfront", "Outlet")
 
 
 def _digits(rng: Random, n: int) -> str:
-    return "".join(str(rng.randint(0, 9)) for _ in range(n))
+    # ``str(rng.randint(0, 9))`` per digit, written out: the same ``getrandbits(4)`` draw,
+    # drawn again while 10 or more (``rng.between``).
+    getrandbits, digits = rng.getrandbits, ""
+    for _ in range(n):
+        r = getrandbits(4)
+        while r >= 10:
+            r = getrandbits(4)
+        digits += _DIGITS[r]
+    return digits
 
 
 def phone_number(rng: Random) -> str:

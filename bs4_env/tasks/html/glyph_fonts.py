@@ -46,6 +46,38 @@ def glyph_map(rng: Random) -> dict[str, str]:
     return {str(d): chr(start + offset) for d, offset in enumerate(offsets)}
 
 
+# ``glyph_map``'s draws, written out for ``_scrambled`` (one map per character): the start
+# as ``randrange`` draws it, then ``sample(range(64), 10)`` as ``Random.sample`` draws it
+# for so small a population (its pool method), each draw as ``Random._randbelow`` does.
+_START_WIDTH = PRIVATE_USE.stop - 64 - PRIVATE_USE.start
+_START_BITS = _START_WIDTH.bit_length()
+_SAMPLE_DRAWS = tuple((64 - i, (64 - i).bit_length()) for i in range(10))
+_DIGITS = {str(d): d for d in range(10)}
+
+
+def _scrambled(rng: Random, text: str) -> str:
+    """``text`` with each digit replaced through a fresh ``glyph_map`` per character, as
+    ``"".join(glyph_map(rng).get(ch, ch) for ch in text)``: the same draws, the same text,
+    without building ten-entry maps that are read once."""
+    getrandbits = rng.getrandbits
+    shown = []
+    for ch in text:
+        start = getrandbits(_START_BITS)
+        while start >= _START_WIDTH:
+            start = getrandbits(_START_BITS)
+        pool = list(range(64))
+        offsets = []
+        for n, bits in _SAMPLE_DRAWS:
+            j = getrandbits(bits)
+            while j >= n:
+                j = getrandbits(bits)
+            offsets.append(pool[j])
+            pool[j] = pool[n - 1]
+        digit = _DIGITS.get(ch)
+        shown.append(ch if digit is None else chr(PRIVATE_USE.start + start + offsets[digit]))
+    return "".join(shown)
+
+
 def _references(markup: str) -> str:
     """Private-use characters written as hexadecimal character references, as some sites do."""
     return "".join(f"&#x{ord(ch):x};" if ord(ch) in PRIVATE_USE else ch for ch in markup)
@@ -62,7 +94,7 @@ def font_value(rng: Random, subject: str, text: str, scrambled: bool) -> FontVal
     """
     family = f"{rng.choice(_FAMILY_PREFIXES)}-{token(rng, 6)}"
     element_id = f"{subject}-{token(rng, 7)}"
-    shown = "".join(glyph_map(rng).get(ch, ch) for ch in text) if scrambled else text
+    shown = _scrambled(rng, text) if scrambled else text
     inner = _inner(rng, subject, shown)
     # A site writes its glyphs one way, raw or as references: the value's and the icon's.
     raw = rng.random() < 0.5

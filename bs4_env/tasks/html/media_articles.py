@@ -15,7 +15,7 @@ from bs4_env.tasks.html import media_facts, pools
 from bs4_env.tasks.html.media_facts import Fact
 from bs4_env.tasks.html.media_players import player
 from bs4_env.tasks.html.media_shows import SHOWS, Show, title_of
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import between, token
 
 WHERE = ("recording", "transcript", "notes")
 """Where a page states the requested fact: only in the recording, or also statically."""
@@ -23,12 +23,12 @@ WHERE = ("recording", "transcript", "notes")
 
 def _cues(rng: Random, texts: list[str]) -> str:
     """Timed cues in increasing time order, as ``<p>`` or ``<li>`` elements."""
-    seconds, items = rng.randint(0, 20), []
+    seconds, items = between(rng, 0, 20), []
     as_list = rng.random() < 0.5
     for text in texts:
         stamp = f'<span class="ts">{seconds // 60:02d}:{seconds % 60:02d}</span> {escape(text)}'
         items.append(f"<li>{stamp}</li>" if as_list else f'<p class="cue">{stamp}</p>')
-        seconds += rng.randint(15, 140)
+        seconds += between(rng, 15, 140)
     return f'<ol class="cues">{"".join(items)}</ol>' if as_list else "".join(items)
 
 

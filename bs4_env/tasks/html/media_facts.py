@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from random import Random
 
 from bs4_env.tasks.html import pools
+from bs4_env.tasks.rng import between
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ def _baking(rng: Random) -> Fact:
 
 
 def _version_value(rng: Random) -> str:
-    return f"v{rng.randint(1, 9)}.{rng.randint(0, 20)}.{rng.randint(0, 15)}"
+    return f"v{between(rng, 1, 9)}.{between(rng, 0, 20)}.{between(rng, 0, 15)}"
 
 
 def _version(rng: Random) -> Fact:
@@ -204,7 +205,7 @@ def _code(rng: Random) -> Fact:
 
 def date_text(rng: Random) -> str:
     """A date as people write it in prose, e.g. "14 March 2027"."""
-    return f"{rng.randint(1, 28)} {rng.choice(pools.MONTHS)} {rng.randint(2026, 2028)}"
+    return f"{between(rng, 1, 28)} {rng.choice(pools.MONTHS)} {between(rng, 2026, 2028)}"
 
 
 def _launch(rng: Random) -> Fact:
