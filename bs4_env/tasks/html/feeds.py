@@ -16,7 +16,7 @@ from html import escape
 from random import Random
 
 from bs4_env.tasks.html import listing, pools
-from bs4_env.tasks.rng import TOKEN_TRIPLES, token
+from bs4_env.tasks.rng import TOKEN_TRIPLES, sample, token
 
 _TOPICS = (
     "Audio",
@@ -208,7 +208,7 @@ def first_screen(
     """
     options = "".join(
         f'<li><a href="?sort={token(rng, 4)}">{name}</a></li>'
-        for name in rng.sample(_SORTS, rng.randint(3, 5))
+        for name in sample(rng, _SORTS, rng.randint(3, 5))
     )
     end = '<p class="end-of-list" hidden>You have seen all items.</p>'
     return (

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from random import Random
 
 from bs4_env.tasks.html import pools
-from bs4_env.tasks.rng import between
+from bs4_env.tasks.rng import between, sample
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def _distinct(rng: Random, make: Callable[[Random], str], taken: str, n: int) ->
 
 
 def _fill(rng: Random, templates: tuple[str, ...], values: list[str]) -> tuple[str, ...]:
-    chosen = rng.sample(templates, len(values))
+    chosen = sample(rng, templates, len(values))
     return tuple(t.format(v) for t, v in zip(chosen, values, strict=True))
 
 
@@ -73,7 +73,7 @@ def _oven(rng: Random) -> Fact:
         else (350, 480, (86, 104), (190, 209), (64, 72))
     )
     value = f"{rng.randrange(low, high + 1, 5)} {unit}"
-    decoys = [f"{rng.randint(*r)} {unit}" for r in rng.sample((water, core, butter), 2)]
+    decoys = [f"{rng.randint(*r)} {unit}" for r in sample(rng, (water, core, butter), 2)]
     return Fact(
         phrase="oven temperature",
         value=value,

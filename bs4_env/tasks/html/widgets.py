@@ -28,7 +28,7 @@ from bs4_env.tasks.html import blocker_copies, copy_layouts, feeds, lookalikes, 
 from bs4_env.tasks.html.blocker_copies import Copy
 from bs4_env.tasks.html.icon_fonts import font_face, icon_glyphs
 from bs4_env.tasks.model import DIFFICULTY_RANK, Difficulty, LimitReason
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import sample, token
 
 Widget = Callable[[Random], str]
 
@@ -160,7 +160,7 @@ def icon_font(rng: Random) -> str:
     icons = "".join(
         f'<a href="https://{site}.example/{token(rng, 6)}" aria-label="{site}">'
         f'<i class="icon"{hidden}>{icon_glyphs(rng, 1)}</i></a>'
-        for site in rng.sample(("social", "video", "photos", "chat", "news"), 3)
+        for site in sample(rng, ("social", "video", "photos", "chat", "news"), 3)
     )
     return (
         f"<style>{font_face(family)}.icon{{font-family:'{family}',sans-serif;}}</style>"
