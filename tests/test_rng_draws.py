@@ -135,6 +135,12 @@ def _amount(rng: Random, rank: int, which: int) -> int:
     return rng.randint(low, high) if high else 0
 
 
+def _plain_css(rng: Random, rank: int) -> str:
+    rules = _amount(rng, rank, 0)
+    parts = [f".{token(rng, 7)}{{{bulk._DECLARATIONS[rng.getrandbits(6)]}}}" for _ in range(rules)]
+    return f"<style>{''.join(parts)}</style>" if rules else ""
+
+
 def _plain_config(rng: Random, rank: int, lang: str) -> str:
     keys = _amount(rng, rank, 1)
     if not keys:
@@ -168,6 +174,7 @@ def _plain_menu(rng: Random, rank: int) -> str:
 @pytest.mark.parametrize("rank", [0, 1, 2, 3])
 def test_page_bulk_is_its_plain_definition(rank: int) -> None:
     seeds = range(60)
+    _same(lambda r: bulk.inline_css(r, rank), lambda r: _plain_css(r, rank), seeds)
     _same(lambda r: bulk.mega_menu(r, rank), lambda r: _plain_menu(r, rank), seeds)
     for lang in ("en", "zh-Hant", 'x"é'):
         _same(

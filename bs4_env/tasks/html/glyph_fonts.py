@@ -58,23 +58,27 @@ _DIGITS = {str(d): d for d in range(10)}
 def _scrambled(rng: Random, text: str) -> str:
     """``text`` with each digit replaced through a fresh ``glyph_map`` per character, as
     ``"".join(glyph_map(rng).get(ch, ch) for ch in text)``: the same draws, the same text,
-    without building ten-entry maps that are read once."""
+    without building ten-entry maps that are read once. Of each map only the digit's offset
+    is kept: ``sample``'s pool, where each draw's place takes the last free value, is
+    tracked as the few places moved before the digit's draw."""
     getrandbits = rng.getrandbits
     shown = []
     for ch in text:
         start = getrandbits(_START_BITS)
         while start >= _START_WIDTH:
             start = getrandbits(_START_BITS)
-        pool = list(range(64))
-        offsets = []
-        for n, bits in _SAMPLE_DRAWS:
+        digit = _DIGITS.get(ch, -1)
+        moved: dict[int, int] = {}
+        offset = 0
+        for i, (n, bits) in enumerate(_SAMPLE_DRAWS):
             j = getrandbits(bits)
             while j >= n:
                 j = getrandbits(bits)
-            offsets.append(pool[j])
-            pool[j] = pool[n - 1]
-        digit = _DIGITS.get(ch)
-        shown.append(ch if digit is None else chr(PRIVATE_USE.start + start + offsets[digit]))
+            if i < digit:
+                moved[j] = moved.get(n - 1, n - 1)
+            elif i == digit:
+                offset = moved.get(j, j)
+        shown.append(ch if digit < 0 else chr(PRIVATE_USE.start + start + offset))
     return "".join(shown)
 
 
