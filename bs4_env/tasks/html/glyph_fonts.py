@@ -40,7 +40,10 @@ class FontValue:
 
 
 def glyph_map(rng: Random) -> dict[str, str]:
-    """Digits to ten distinct private-use characters at a random place in the area."""
+    """Digits to ten distinct private-use characters at a random place in the area.
+
+    A scrambled value draws one per character (``_scrambled`` draws it without building it;
+    tests/test_rng_draws.py holds the two equal)."""
     start = rng.randrange(PRIVATE_USE.start, PRIVATE_USE.stop - 64)
     offsets = rng.sample(range(64), 10)
     return {str(d): chr(start + offset) for d, offset in enumerate(offsets)}
