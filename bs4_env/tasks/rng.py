@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
+from math import ceil, log
 from random import Random
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def derive_seed(archetype_id: str, seed: int) -> int:
@@ -15,6 +20,53 @@ def derive_seed(archetype_id: str, seed: int) -> int:
 def task_rng(archetype_id: str, seed: int) -> Random:
     """The only source of randomness a generator may use for this task."""
     return Random(derive_seed(archetype_id, seed))
+
+
+def between(rng: Random, low: int, high: int) -> int:
+    """``rng.randint(low, high)``, the very draw (``Random._randbelow``: ``getrandbits(k)``
+    with ``k`` the bit length of the range's size, drawn again while out of range) in one
+    call instead of three: page generation draws such integers by the hundred thousand.
+    Loops that draw many write the draw out the same way (``rng.choice`` too, the same
+    draw of an index); tests/test_rng_draws.py holds every such copy to ``Random``'s."""
+    n = high - low + 1
+    if n <= 0:
+        raise ValueError(f"empty range for between({low}, {high})")
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return low + r
+
+
+def sample(rng: Random, population: Sequence[T], k: int) -> list[T]:
+    """``rng.sample(population, k)``: the same draws, the same list.
+
+    Pages sample from small pools (a few labels, templates, headings) several dozen times
+    each; ``Random.sample`` spends most of that on an abstract-class check and a call chain
+    per draw. This is its pool method, which it uses whenever the population is no larger
+    than its small-set size (the same size, computed the same way); larger ones go to
+    ``Random.sample`` itself.
+    """
+    n = len(population)
+    if not 0 <= k <= n:
+        raise ValueError("Sample larger than population or is negative")
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** ceil(log(k * 3, 4))
+    if n > setsize:
+        return rng.sample(population, k)
+    getrandbits = rng.getrandbits
+    pool = list(population)
+    result = []
+    for left in range(n, n - k, -1):
+        bits = left.bit_length()
+        j = getrandbits(bits)
+        while j >= left:
+            j = getrandbits(bits)
+        result.append(pool[j])
+        pool[j] = pool[left - 1]
+    return result
 
 
 TOKEN_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # 32 symbols, no look-alikes

@@ -12,15 +12,24 @@ from html import escape
 from random import Random
 
 from bs4_env.tasks.html import pools
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import sample, token
 
+_DIGITS = "0123456789"
 _STREETS = ("Harbour", "Mill", "Station", "Market", "Church", "Garden", "Bridge", "Linden", "Elm")
 _STREET_KINDS = ("Street", "Road", "Lane", "Avenue", "Square", "Quay")
 _BRANCH_WORDS = ("", "Central", "Old Town", "Riverside", "North", "Harbourfront", "Outlet")
 
 
 def _digits(rng: Random, n: int) -> str:
-    return "".join(str(rng.randint(0, 9)) for _ in range(n))
+    # ``str(rng.randint(0, 9))`` per digit, written out: the same ``getrandbits(4)`` draw,
+    # drawn again while 10 or more (``rng.between``).
+    getrandbits, digits = rng.getrandbits, ""
+    for _ in range(n):
+        r = getrandbits(4)
+        while r >= 10:
+            r = getrandbits(4)
+        digits += _DIGITS[r]
+    return digits
 
 
 def phone_number(rng: Random) -> str:
@@ -89,7 +98,7 @@ def contact_section(rng: Random, store: str, street: str, phone_html: str, press
         f'<dt>Press office</dt><dd><a href="{tel_href(press)}">{press}</a></dd>',
         f"<dt>Opening hours</dt><dd>Mon–Fri {rng.randint(8, 10)}:00–{rng.randint(17, 20)}:00</dd>",
     ]
-    body = rows[:1] + rng.sample(rows[1:], 3)
+    body = rows[:1] + sample(rng, rows[1:], 3)
     return (
         f'<section class="store-contact" id="contact-{token(rng, 5)}"><h1>{escape(store)}</h1>'
         f'<p>{escape(pools.sentence(rng, 10))}</p><dl class="contact">{"".join(body)}</dl>'

@@ -46,6 +46,8 @@ from bs4_env.tasks.html import (
     pdf_viewers,
     pools,
     result_forms,
+    slot_tables,
+    slots,
     text_images,
     walls,
 )
@@ -88,8 +90,6 @@ def frame(rng: Random, subject: str, inner: str, page: str, caption: str | None 
     main region ``page`` does not hold: a product's featured article and price box, a
     store's contact section, a table block titled like the page's tables (``caption``, a
     fresh one when None), a listing section, a recording's article."""
-    from bs4_env.tasks.html import slot_tables, slots
-
     if subject == "price":
         name = _fresh(rng, pools.product_name, page)
         fmt = listing.price_style(rng)

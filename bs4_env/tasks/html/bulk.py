@@ -40,6 +40,18 @@ _PATHS = tuple(
 )
 
 
+# A CSS rule's end for each (last name character, declaration block) pair: the character,
+# then the block in braces.
+_RULE_ENDS = tuple(
+    f"{symbol}{{{declarations}}}" for symbol in TOKEN_ALPHABET for declarations in _DECLARATIONS
+)
+
+# A flag's JSON value for each 12-bit draw: a boolean (bit 0) when bit 1 is set, else the
+# integer of the upper ten bits.
+_FLAG_VALUES = tuple(
+    ("true" if bits & 1 else "false") if bits & 2 else str(bits >> 2) for bits in range(1 << 12)
+)
+
 # pools.WORDS titled and escaped once, in the same order, so ``rng.choice`` draws the same
 # index as it would from pools.WORDS (a menu link costs no escaping at page build time).
 _LINK_WORDS = tuple(escape(word.title()) for word in pools.WORDS)
@@ -56,14 +68,18 @@ def inline_css(rng: Random, rank: int) -> str:
         return ""
     # The hottest loop of page building (hundreds of rules a page): ``token(rng, 7)`` is
     # written out inline (the same ``getrandbits(35)`` draw read the same way, then the
-    # block's draw), which halves its cost.
+    # block's draw), which halves its cost; the name's last character and the block are
+    # one lookup (``_RULE_ENDS``), one f-string a rule (measured: concatenation, or one
+    # wide draw for all rules, cost more).
     getrandbits = rng.getrandbits
-    triples, symbols = TOKEN_TRIPLES, TOKEN_ALPHABET
+    triples, ends = TOKEN_TRIPLES, _RULE_ENDS
     parts = []
     for _ in range(rules):
         bits = getrandbits(35)
-        name = f"{triples[bits & 0x7FFF]}{triples[(bits >> 15) & 0x7FFF]}{symbols[bits >> 30]}"
-        parts.append(f".{name}{{{_DECLARATIONS[getrandbits(6)]}}}")
+        parts.append(
+            f".{triples[bits & 0x7FFF]}{triples[(bits >> 15) & 0x7FFF]}"
+            f"{ends[(bits >> 30) << 6 | getrandbits(6)]}"
+        )
     return f"<style>{''.join(parts)}</style>"
 
 
@@ -74,11 +90,15 @@ def config_script(rng: Random, rank: int, lang: str = "en") -> str:
     # The JSON json.dumps writes, built from the values' JSON text: flag names are token
     # characters (nothing to escape), values booleans or integers. A dict still, so a
     # flag name drawn twice keeps its first place and its last value, as in a dumped dict.
-    getrandbits = rng.getrandbits
+    # Per flag a value (``getrandbits(12)``, its JSON text looked up in ``_FLAG_VALUES``)
+    # and a name (``token(rng, 6)`` written out: the same ``getrandbits(30)``, read the same
+    # way): about a fifth cheaper than building both per flag.
+    getrandbits, triples, values = rng.getrandbits, TOKEN_TRIPLES, _FLAG_VALUES
     flags: dict[str, str] = {}
     for _ in range(keys):
-        bits = getrandbits(12)
-        flags[token(rng, 6)] = ("true" if bits & 1 else "false") if bits & 2 else str(bits >> 2)
+        value = values[getrandbits(12)]
+        name = getrandbits(30)
+        flags[triples[name & 0x7FFF] + triples[name >> 15]] = value
     body = ", ".join([f'"exp_{name}": {value}' for name, value in flags.items()])
     config = f'{{"build": "{token(rng, 10)}", "locale": {json.dumps(lang)}, "flags": {{{body}}}}}'
     return f"<script>window.__APP_CONFIG__ = {config};</script>"
@@ -88,14 +108,25 @@ def mega_menu(rng: Random, rank: int) -> str:
     groups = _amount(rng, rank, 2)
     if not groups:
         return ""
+    # Per link, ``token(rng, 6)`` and ``rng.choice(_LINK_WORDS)`` written out: the same
+    # ``getrandbits(30)``, then ``Random._randbelow``'s draw (``getrandbits(k)`` until it is
+    # in range), read the same way.
+    getrandbits, triples = rng.getrandbits, TOKEN_TRIPLES
+    words, n_words, k_words = _LINK_WORDS, len(_LINK_WORDS), len(_LINK_WORDS).bit_length()
     columns = []
     for _ in range(groups):
         heading = escape(rng.choice(pools.NOUNS))
-        links = "".join(
-            f'<li><a href="/c/{token(rng, 6)}">{rng.choice(_LINK_WORDS)} {heading}s</a></li>'
-            for _ in range(rng.randint(6, 12))
-        )
-        columns.append(f'<div class="mega-col"><h4>{heading}s</h4><ul>{links}</ul></div>')
+        links = []
+        for _ in range(rng.randint(6, 12)):
+            slug = getrandbits(30)
+            word = getrandbits(k_words)
+            while word >= n_words:
+                word = getrandbits(k_words)
+            links.append(
+                f'<li><a href="/c/{triples[slug & 0x7FFF]}{triples[slug >> 15]}">'
+                f"{words[word]} {heading}s</a></li>"
+            )
+        columns.append(f'<div class="mega-col"><h4>{heading}s</h4><ul>{"".join(links)}</ul></div>')
     return f'<div class="mega-menu" hidden aria-hidden="true">{"".join(columns)}</div>'
 
 

@@ -17,7 +17,7 @@ from bs4_env.tasks.html import bulk, lookalikes, pools, sites, widgets
 from bs4_env.tasks.html.blocker_copies import Copy
 from bs4_env.tasks.html.chrome_text import ChromeText, chrome_text
 from bs4_env.tasks.model import DIFFICULTY_RANK, Difficulty, LimitReason
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import sample, token
 
 _NOISE_PER_RANK = {0: (0, 0), 1: (1, 3), 2: (3, 6), 3: (6, 11)}
 MAIN_SHARE = 0.5
@@ -96,7 +96,7 @@ def _analytics(rng: Random, rank: int) -> str:
         return ""
     return "".join(
         f'<script async src="https://{host}.example/{token(rng, 6)}.js"></script>'
-        for host in rng.sample(("analytics", "tags", "cdn", "consent", "metrics"), rank)
+        for host in sample(rng, ("analytics", "tags", "cdn", "consent", "metrics"), rank)
     )
 
 

@@ -16,7 +16,7 @@ from html import escape
 from random import Random
 
 from bs4_env.tasks.html import listing, pools
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import TOKEN_TRIPLES, sample, token
 
 _TOPICS = (
     "Audio",
@@ -64,20 +64,36 @@ class Card:
     thumb: str
 
 
+_ITEM_IDS = (100_000, 9_999_999)
+_ITEM_ID_COUNT = _ITEM_IDS[1] - _ITEM_IDS[0] + 1
+_ITEM_ID_BITS = _ITEM_ID_COUNT.bit_length()
+
+
 def draw_cards(rng: Random, names: Sequence[str], fmt: listing.PriceFormat) -> list[Card]:
+    # Every page carries copies of listings (``blocker_copies``), so cards are drawn by the
+    # ten thousand: ``token(rng, 8)`` (``getrandbits(40)``) and ``rng.randint`` are written
+    # out as the same draws read the same way (``rng.between``).
+    getrandbits, triples = rng.getrandbits, TOKEN_TRIPLES
     cards: list[Card] = []
     taken: set[int] = set()
     for name in names:
         price = fmt(listing.cents(rng))
-        href = f"/p/{token(rng, 8)}"
-        item_id = rng.randint(100_000, 9_999_999)
+        bits = getrandbits(40)
+        slug = triples[bits & 0x7FFF] + triples[(bits >> 15) & 0x7FFF] + triples[bits >> 30][:2]
+        href = f"/p/{slug}"
+        item_id = getrandbits(_ITEM_ID_BITS)
+        while item_id >= _ITEM_ID_COUNT:
+            item_id = getrandbits(_ITEM_ID_BITS)
+        item_id += _ITEM_IDS[0]
         # Two cards of one list never share an id (a shared id marks a copy of one record).
         # A clash moves to the next free id without a new draw, so every list without one
         # keeps its bytes.
         while item_id in taken:
             item_id += 1
         taken.add(item_id)
-        thumb = f"/media/thumbs/{token(rng, 8)}.jpg"
+        bits = getrandbits(40)
+        slug = triples[bits & 0x7FFF] + triples[(bits >> 15) & 0x7FFF] + triples[bits >> 30][:2]
+        thumb = f"/media/thumbs/{slug}.jpg"
         cards.append(Card(name=name, price=price, href=href, item_id=item_id, thumb=thumb))
     return cards
 
@@ -192,7 +208,7 @@ def first_screen(
     """
     options = "".join(
         f'<li><a href="?sort={token(rng, 4)}">{name}</a></li>'
-        for name in rng.sample(_SORTS, rng.randint(3, 5))
+        for name in sample(rng, _SORTS, rng.randint(3, 5))
     )
     end = '<p class="end-of-list" hidden>You have seen all items.</p>'
     return (

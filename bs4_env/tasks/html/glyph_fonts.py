@@ -40,10 +40,49 @@ class FontValue:
 
 
 def glyph_map(rng: Random) -> dict[str, str]:
-    """Digits to ten distinct private-use characters at a random place in the area."""
+    """Digits to ten distinct private-use characters at a random place in the area.
+
+    A scrambled value draws one per character (``_scrambled`` draws it without building it;
+    tests/test_rng_draws.py holds the two equal)."""
     start = rng.randrange(PRIVATE_USE.start, PRIVATE_USE.stop - 64)
     offsets = rng.sample(range(64), 10)
     return {str(d): chr(start + offset) for d, offset in enumerate(offsets)}
+
+
+# ``glyph_map``'s draws, written out for ``_scrambled`` (one map per character): the start
+# as ``randrange`` draws it, then ``sample(range(64), 10)`` as ``Random.sample`` draws it
+# for so small a population (its pool method), each draw as ``Random._randbelow`` does.
+_START_WIDTH = PRIVATE_USE.stop - 64 - PRIVATE_USE.start
+_START_BITS = _START_WIDTH.bit_length()
+_SAMPLE_DRAWS = tuple((64 - i, (64 - i).bit_length()) for i in range(10))
+_DIGITS = {str(d): d for d in range(10)}
+
+
+def _scrambled(rng: Random, text: str) -> str:
+    """``text`` with each digit replaced through a fresh ``glyph_map`` per character, as
+    ``"".join(glyph_map(rng).get(ch, ch) for ch in text)``: the same draws, the same text,
+    without building ten-entry maps that are read once. Of each map only the digit's offset
+    is kept: ``sample``'s pool, where each draw's place takes the last free value, is
+    tracked as the few places moved before the digit's draw."""
+    getrandbits = rng.getrandbits
+    shown = []
+    for ch in text:
+        start = getrandbits(_START_BITS)
+        while start >= _START_WIDTH:
+            start = getrandbits(_START_BITS)
+        digit = _DIGITS.get(ch, -1)
+        moved: dict[int, int] = {}
+        offset = 0
+        for i, (n, bits) in enumerate(_SAMPLE_DRAWS):
+            j = getrandbits(bits)
+            while j >= n:
+                j = getrandbits(bits)
+            if i < digit:
+                moved[j] = moved.get(n - 1, n - 1)
+            elif i == digit:
+                offset = moved.get(j, j)
+        shown.append(ch if digit < 0 else chr(PRIVATE_USE.start + start + offset))
+    return "".join(shown)
 
 
 def _references(markup: str) -> str:
@@ -62,7 +101,7 @@ def font_value(rng: Random, subject: str, text: str, scrambled: bool) -> FontVal
     """
     family = f"{rng.choice(_FAMILY_PREFIXES)}-{token(rng, 6)}"
     element_id = f"{subject}-{token(rng, 7)}"
-    shown = "".join(glyph_map(rng).get(ch, ch) for ch in text) if scrambled else text
+    shown = _scrambled(rng, text) if scrambled else text
     inner = _inner(rng, subject, shown)
     # A site writes its glyphs one way, raw or as references: the value's and the icon's.
     raw = rng.random() < 0.5

@@ -11,7 +11,7 @@ from html import escape
 from random import Random
 
 from bs4_env.tasks.html import pools
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import between, token
 
 PriceFormat = Callable[[int], str]
 
@@ -41,7 +41,7 @@ def price_style(rng: Random) -> PriceFormat:
 
 
 def cents(rng: Random, low: int = 5, high: int = 900) -> int:
-    return rng.randint(low * 100, high * 100 + 99)
+    return between(rng, low * 100, high * 100 + 99)
 
 
 def price_markup(rng: Random, text: str) -> str:

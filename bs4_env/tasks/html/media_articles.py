@@ -15,7 +15,7 @@ from bs4_env.tasks.html import media_facts, pools
 from bs4_env.tasks.html.media_facts import Fact
 from bs4_env.tasks.html.media_players import player
 from bs4_env.tasks.html.media_shows import SHOWS, Show, title_of
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import between, sample, token
 
 WHERE = ("recording", "transcript", "notes")
 """Where a page states the requested fact: only in the recording, or also statically."""
@@ -23,12 +23,12 @@ WHERE = ("recording", "transcript", "notes")
 
 def _cues(rng: Random, texts: list[str]) -> str:
     """Timed cues in increasing time order, as ``<p>`` or ``<li>`` elements."""
-    seconds, items = rng.randint(0, 20), []
+    seconds, items = between(rng, 0, 20), []
     as_list = rng.random() < 0.5
     for text in texts:
         stamp = f'<span class="ts">{seconds // 60:02d}:{seconds % 60:02d}</span> {escape(text)}'
         items.append(f"<li>{stamp}</li>" if as_list else f'<p class="cue">{stamp}</p>')
-        seconds += rng.randint(15, 140)
+        seconds += between(rng, 15, 140)
     return f'<ol class="cues">{"".join(items)}</ol>' if as_list else "".join(items)
 
 
@@ -36,7 +36,7 @@ def _transcript(rng: Random, show: Show, statements: list[str], fact: Fact | Non
     """Filler lines around ``statements`` (and the fact's sentence when given), in 5-9 cues."""
     lines = list(statements) + ([fact.sentence] if fact else [])
     # The cue count does not depend on whether the fact is among them.
-    filler = rng.sample(show.filler, rng.randint(6, 9) - len(lines))
+    filler = sample(rng, show.filler, rng.randint(6, 9) - len(lines))
     body = filler[1:]
     for line in lines:
         body.insert(rng.randint(0, len(body)), line)
@@ -44,13 +44,13 @@ def _transcript(rng: Random, show: Show, statements: list[str], fact: Fact | Non
 
 
 def _chapters(rng: Random, show: Show, fact: Fact) -> str:
-    titles = rng.sample(show.chapters, rng.randint(4, min(8, len(show.chapters))))
+    titles = sample(rng, show.chapters, rng.randint(4, min(8, len(show.chapters))))
     titles.insert(rng.randint(1, len(titles)), fact.chapter)
     return _cues(rng, titles)
 
 
 def _notes(rng: Random, fact: Fact, other: Fact, where: str) -> str:
-    lines = [other.note, *rng.sample(fact.decoy_notes, rng.randint(1, 2))]
+    lines = [other.note, *sample(rng, fact.decoy_notes, rng.randint(1, 2))]
     if where == "notes":
         lines.append(fact.note)
     elif rng.random() < 0.5:
@@ -68,7 +68,7 @@ def _details(rng: Random, show: Show, fact: Fact, other: Fact, where: str) -> st
     if rng.random() < 0.5:
         cues = _chapters(rng, show, fact)
         chapters = f'<details class="chapters"><summary>Chapters</summary>{cues}</details>'
-    statements = rng.sample(fact.decoy_sentences, rng.randint(1, len(fact.decoy_sentences)))
+    statements = sample(rng, fact.decoy_sentences, rng.randint(1, len(fact.decoy_sentences)))
     label = rng.choice(("Transcript", "Transcript excerpt", "Read along"))
     said = fact if where == "transcript" else None
     cues = _transcript(rng, show, [*statements, other.sentence], said)
@@ -107,7 +107,7 @@ def recording_article(rng: Random, kind: str, title: str, where: str) -> Recordi
     """The article of a recording of ``kind`` titled ``title``, stating a fact ``where``:
     what a recording's page holds, and the frame a copy of a player stands in."""
     show = SHOWS[kind]
-    phrase, other_phrase = rng.sample(show.facts, 2)
+    phrase, other_phrase = sample(rng, show.facts, 2)
     fact, other = media_facts.FACTS[phrase](rng), media_facts.FACTS[other_phrase](rng)
     shown = player(rng, rng.choice(show.players), title)
     about = " ".join([rng.choice(show.filler), pools.sentence(rng, rng.randint(8, 14))])

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from random import Random
 
 from bs4_env.tasks.html import pools
+from bs4_env.tasks.rng import between, sample
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def _distinct(rng: Random, make: Callable[[Random], str], taken: str, n: int) ->
 
 
 def _fill(rng: Random, templates: tuple[str, ...], values: list[str]) -> tuple[str, ...]:
-    chosen = rng.sample(templates, len(values))
+    chosen = sample(rng, templates, len(values))
     return tuple(t.format(v) for t, v in zip(chosen, values, strict=True))
 
 
@@ -72,7 +73,7 @@ def _oven(rng: Random) -> Fact:
         else (350, 480, (86, 104), (190, 209), (64, 72))
     )
     value = f"{rng.randrange(low, high + 1, 5)} {unit}"
-    decoys = [f"{rng.randint(*r)} {unit}" for r in rng.sample((water, core, butter), 2)]
+    decoys = [f"{rng.randint(*r)} {unit}" for r in sample(rng, (water, core, butter), 2)]
     return Fact(
         phrase="oven temperature",
         value=value,
@@ -135,7 +136,7 @@ def _baking(rng: Random) -> Fact:
 
 
 def _version_value(rng: Random) -> str:
-    return f"v{rng.randint(1, 9)}.{rng.randint(0, 20)}.{rng.randint(0, 15)}"
+    return f"v{between(rng, 1, 9)}.{between(rng, 0, 20)}.{between(rng, 0, 15)}"
 
 
 def _version(rng: Random) -> Fact:
@@ -204,7 +205,7 @@ def _code(rng: Random) -> Fact:
 
 def date_text(rng: Random) -> str:
     """A date as people write it in prose, e.g. "14 March 2027"."""
-    return f"{rng.randint(1, 28)} {rng.choice(pools.MONTHS)} {rng.randint(2026, 2028)}"
+    return f"{between(rng, 1, 28)} {rng.choice(pools.MONTHS)} {between(rng, 2026, 2028)}"
 
 
 def _launch(rng: Random) -> Fact:

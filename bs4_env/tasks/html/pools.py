@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from random import Random
 
+from bs4_env.tasks.rng import between
+
 ADJECTIVES = (
     "Aero",
     "Arctic",
@@ -305,31 +307,74 @@ MONTHS = (
 )
 
 
+# The hottest pool draws of page generation write ``rng.choice`` out: the same draw as
+# ``Random._randbelow`` (``getrandbits(len(pool).bit_length())``, drawn again while it is
+# out of range), so every page keeps its bytes, without the three-call chain per word.
+# tests/test_rng_draws.py holds each to ``rng.choice``, draw for draw.
+_ADJECTIVES_N, _NOUNS_N, _SUFFIXES_N = len(ADJECTIVES), len(NOUNS), len(SUFFIXES)
+_ADJECTIVES_K, _NOUNS_K = _ADJECTIVES_N.bit_length(), _NOUNS_N.bit_length()
+_SUFFIXES_K = _SUFFIXES_N.bit_length()
+_FIRST_N, _LAST_N = len(FIRST_NAMES), len(LAST_NAMES)
+_FIRST_K, _LAST_K = _FIRST_N.bit_length(), _LAST_N.bit_length()
+_WORDS_N = len(WORDS)
+_WORDS_K = _WORDS_N.bit_length()
+_SKU_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+_SKU_N, _SKU_K = len(_SKU_LETTERS), len(_SKU_LETTERS).bit_length()
+
+
 def product_name(rng: Random) -> str:
-    return f"{rng.choice(ADJECTIVES)} {rng.choice(NOUNS)}{rng.choice(SUFFIXES)}"
+    getrandbits = rng.getrandbits
+    a = getrandbits(_ADJECTIVES_K)
+    while a >= _ADJECTIVES_N:
+        a = getrandbits(_ADJECTIVES_K)
+    b = getrandbits(_NOUNS_K)
+    while b >= _NOUNS_N:
+        b = getrandbits(_NOUNS_K)
+    c = getrandbits(_SUFFIXES_K)
+    while c >= _SUFFIXES_N:
+        c = getrandbits(_SUFFIXES_K)
+    return f"{ADJECTIVES[a]} {NOUNS[b]}{SUFFIXES[c]}"
 
 
 def person_name(rng: Random) -> str:
-    return f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}"
+    getrandbits = rng.getrandbits
+    a = getrandbits(_FIRST_K)
+    while a >= _FIRST_N:
+        a = getrandbits(_FIRST_K)
+    b = getrandbits(_LAST_K)
+    while b >= _LAST_N:
+        b = getrandbits(_LAST_K)
+    return f"{FIRST_NAMES[a]} {LAST_NAMES[b]}"
 
 
 def price(rng: Random, low: int = 5, high: int = 900) -> str:
     """A price string with cents, e.g. ``"$123.45"``."""
-    return f"${rng.randint(low, high)}.{rng.randint(0, 99):02d}"
+    return f"${between(rng, low, high)}.{between(rng, 0, 99):02d}"
 
 
 def sentence(rng: Random, words: int = 8) -> str:
-    chosen = [rng.choice(WORDS) for _ in range(words)]
+    getrandbits = rng.getrandbits
+    chosen = []
+    for _ in range(words):
+        r = getrandbits(_WORDS_K)
+        while r >= _WORDS_N:
+            r = getrandbits(_WORDS_K)
+        chosen.append(WORDS[r])
     return " ".join(chosen).capitalize() + "."
 
 
 def sku(rng: Random) -> str:
-    letters = "".join(rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZ") for _ in range(3))
-    return f"{letters}-{rng.randint(1000, 99999)}"
+    getrandbits, letters = rng.getrandbits, ""
+    for _ in range(3):
+        r = getrandbits(_SKU_K)
+        while r >= _SKU_N:
+            r = getrandbits(_SKU_K)
+        letters += _SKU_LETTERS[r]
+    return f"{letters}-{between(rng, 1000, 99999)}"
 
 
 def date_iso(rng: Random) -> str:
-    return f"{rng.randint(2019, 2026)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+    return f"{between(rng, 2019, 2026)}-{between(rng, 1, 12):02d}-{between(rng, 1, 28):02d}"
 
 
 def unique(rng: Random, make: Callable[[Random], str], n: int, attempts: int = 1000) -> list[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from html import escape
 from random import Random
 
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import sample, token
 
 TEMPLATES = ("table_as_dicts", "item_list")
 _REGIONS = ("North", "South", "East", "West", "Central", "Online", "Export", "Wholesale")
@@ -31,8 +31,8 @@ def _options(values: list[str]) -> str:
 def _fields(rng: Random, subject: str) -> tuple[str, str]:
     """The form's fields and submit button, and how the default results are described."""
     if subject == "table":
-        regions = ["All regions", *rng.sample(_REGIONS, rng.randint(3, 5))]
-        periods = rng.sample(_PERIODS, rng.randint(2, 4))
+        regions = ["All regions", *sample(rng, _REGIONS, rng.randint(3, 5))]
+        periods = sample(rng, _PERIODS, rng.randint(2, 4))
         fields = (
             f'<label>Region <select name="region">{_options(regions)}</select></label>'
             f'<label>Period <select name="period">{_options(periods)}</select></label>'
@@ -40,7 +40,7 @@ def _fields(rng: Random, subject: str) -> tuple[str, str]:
         button = rng.choice(("Show figures", "Update", "Apply"))
         return fields + f'<button type="submit">{button}</button>', f"All regions, {periods[0]}"
     # The default order is the shop's own ("Featured"), which no field of a card gives.
-    sorts = ["Featured", *rng.sample(_SORTS[1:], rng.randint(2, 4))]
+    sorts = ["Featured", *sample(rng, _SORTS[1:], rng.randint(2, 4))]
     fields = (
         '<label>Search <input type="search" name="q" placeholder="Search this listing"></label>'
         f'<label>Sort by <select name="sort">{_options(sorts)}</select></label>'

@@ -16,7 +16,7 @@ from html import escape
 from random import Random
 
 from bs4_env.tasks.html.chrome_text import ChromeText
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import sample, token
 
 
 @dataclass(frozen=True)
@@ -44,15 +44,15 @@ def _slug(label: str) -> str:
 
 
 def _labels(rng: Random, text: ChromeText, low: int = 4, high: int = 8) -> list[str]:
-    return rng.sample(text.nav, min(len(text.nav), rng.randint(low, high)))
+    return sample(rng, text.nav, min(len(text.nav), rng.randint(low, high)))
 
 
 def _footer_columns(rng: Random, text: ChromeText, col: str, links: Callable[[str], str]) -> str:
     columns = []
-    for heading in rng.sample(text.footer_heads, 3):
+    for heading in sample(rng, text.footer_heads, 3):
         items = "".join(
             f'<li><a href="/{token(rng, 5)}">{escape(label)}</a></li>'
-            for label in rng.sample(text.nav, 3)
+            for label in sample(rng, text.nav, 3)
         )
         columns.append(f'<div class="{col}"><h4>{escape(heading)}</h4>{links(items)}</div>')
     return "".join(columns)

@@ -16,7 +16,7 @@ from html import escape
 from random import Random
 
 from bs4_env.tasks.html import pools
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import sample, token
 
 
 @dataclass(frozen=True)
@@ -71,10 +71,10 @@ _CAPTION_YEAR = re.compile(rf"\b(?:{'|'.join(_QUALIFIERS)}) (20[12][0-9])\b")
 def captions(rng: Random, n: int) -> list[str]:
     """``n`` distinct captions; some share a subject and differ only in the period."""
     year = rng.randint(2019, 2026)
-    subjects = rng.sample(_SUBJECTS, n)
+    subjects = sample(rng, _SUBJECTS, n)
     if n > 1 and rng.random() < 0.5:
         subjects[1] = subjects[0]
-    quals = rng.sample(_QUALIFIERS, n)
+    quals = sample(rng, _QUALIFIERS, n)
     return [f"{subject} {qual} {year}" for subject, qual in zip(subjects, quals, strict=True)]
 
 
@@ -108,7 +108,7 @@ def pick_columns(rng: Random, n: int, first: str | None = None) -> list[Column]:
     """``n`` distinct columns, optionally starting with the one whose header is ``first``."""
     lead = [c for c in COLUMNS if c.header == first]
     rest = [c for c in COLUMNS if c.header != first]
-    return lead + rng.sample(rest, n - len(lead))
+    return lead + sample(rng, rest, n - len(lead))
 
 
 def rows_for(rng: Random, columns: Sequence[Column], n: int) -> list[list[str]]:
@@ -264,7 +264,7 @@ def with_pair(rng: Random, pair: tuple[Column, Column], others: int) -> list[Col
     """Columns that include both of ``pair`` adjacent, at a random position."""
     stems = {pair[0].header.split(" ")[0], pair[1].header.split(" ")[0]}
     pool = [c for c in COLUMNS if c.header.split(" ")[0] not in stems and c.header != "Product"]
-    columns = [COLUMNS[0], *rng.sample(pool, others)]
+    columns = [COLUMNS[0], *sample(rng, pool, others)]
     couple = list(pair)
     rng.shuffle(couple)
     at = rng.randint(1, len(columns))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import escape
+from itertools import accumulate
 from random import Random
 from types import MappingProxyType
 
@@ -28,7 +29,7 @@ from bs4_env.tasks.html import blocker_copies, copy_layouts, feeds, lookalikes, 
 from bs4_env.tasks.html.blocker_copies import Copy
 from bs4_env.tasks.html.icon_fonts import font_face, icon_glyphs
 from bs4_env.tasks.model import DIFFICULTY_RANK, Difficulty, LimitReason
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import sample, token
 
 Widget = Callable[[Random], str]
 
@@ -160,7 +161,7 @@ def icon_font(rng: Random) -> str:
     icons = "".join(
         f'<a href="https://{site}.example/{token(rng, 6)}" aria-label="{site}">'
         f'<i class="icon"{hidden}>{icon_glyphs(rng, 1)}</i></a>'
-        for site in rng.sample(("social", "video", "photos", "chat", "news"), 3)
+        for site in sample(rng, ("social", "video", "photos", "chat", "news"), 3)
     )
     return (
         f"<style>{font_face(family)}.icon{{font-family:'{family}',sans-serif;}}</style>"
@@ -267,16 +268,19 @@ def page_widgets(
     # On a page of a blocked request's layout each copy's kind is drawn as blockers' kinds
     # are there (``copy_layouts.layout_kinds``); elsewhere each widget copies its own kind.
     weights = copy_layouts.layout_kinds(page)
-    kinds, shares = list(weights), list(weights.values())
+    # ``rng.choices`` given the weights sums them on every call; summed once here they are
+    # the same cumulative weights (the same floats), so each draw is the same.
+    kinds, shares = list(weights), list(accumulate(weights.values()))
     for reason, builders in WIDGETS.items():
         for _ in range(widget_count(rng, difficulty, blocking=reason is limitation)):
             if rng.random() < COPY_SHARE:
-                kind = rng.choices(kinds, shares)[0] if kinds else reason
+                kind = rng.choices(kinds, cum_weights=shares)[0] if kinds else reason
                 chosen.append(blocker_copies.COPIES[kind](rng, page))
             else:
                 chosen.append(rng.choice(builders)(rng))
     if kinds:
         for _ in range(rng.randint(*LAYOUT_COPIES)):
-            chosen.append(blocker_copies.COPIES[rng.choices(kinds, shares)[0]](rng, page))
+            kind = rng.choices(kinds, cum_weights=shares)[0]
+            chosen.append(blocker_copies.COPIES[kind](rng, page))
     rng.shuffle(chosen)
     return chosen

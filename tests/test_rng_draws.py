@@ -1,0 +1,184 @@
+"""Every written-out draw gives what the ``Random`` method it stands for gives, draw for draw.
+
+Page generation writes its hottest ``rng.choice`` / ``rng.randint`` / ``token`` /
+``rng.sample`` calls out as the draws those methods make (``getrandbits`` with rejection,
+or one wide ``getrandbits`` read as the outputs of several narrow ones), so every page keeps
+its bytes at a lower cost. Each test here runs a written-out helper and the plain
+definition it replaced (the ``Random`` methods themselves) from the same seed, and checks
+the same result and the same generator state after: a change of draws, or a Python whose
+``Random`` draws otherwise, fails here by name before the golden hashes move.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from html import escape
+from random import Random
+
+import pytest
+
+from bs4_env.tasks.html import articles, bulk, feeds, glyph_fonts, listing, pools, walls
+from bs4_env.tasks.rng import between, sample, token
+
+SEEDS = range(200)
+
+
+def _same(
+    fast: Callable[[Random], object], plain: Callable[[Random], object], seeds: range = SEEDS
+) -> None:
+    for seed in seeds:
+        a, b = Random(seed), Random(seed)
+        assert fast(a) == plain(b), seed
+        assert a.getstate() == b.getstate(), f"seed {seed}: other draws were consumed"
+
+
+@pytest.mark.parametrize("low, high", [(0, 0), (0, 1), (0, 9), (15, 140), (1000, 99999), (-3, 64)])
+def test_between_is_randint(low: int, high: int) -> None:
+    _same(
+        lambda r: [between(r, low, high) for _ in range(20)],
+        lambda r: [r.randint(low, high) for _ in range(20)],
+    )
+
+
+def test_between_refuses_an_empty_range() -> None:
+    with pytest.raises(ValueError, match="empty range"):
+        between(Random(1), 5, 4)
+
+
+@pytest.mark.parametrize("size", [1, 2, 5, 6, 20, 21, 22, 30, 64, 100])
+def test_sample_is_random_sample(size: int) -> None:
+    """Small populations (its pool method) and large ones (handed to ``Random.sample``)."""
+    for population in (tuple(range(size)), [f"x{i}" for i in range(size)], range(size)):
+        for k in sorted({0, 1, size // 3, size // 2, size - 1, size}):
+            _same(
+                lambda r, p=population, n=k: sample(r, p, n),
+                lambda r, p=population, n=k: r.sample(p, n),
+                range(50),
+            )
+
+
+def test_sample_refuses_too_large_a_sample() -> None:
+    with pytest.raises(ValueError, match="larger than population"):
+        sample(Random(1), (1, 2), 3)
+
+
+def test_pool_draws_are_choice_and_randint() -> None:
+    _same(
+        lambda r: [pools.product_name(r) for _ in range(10)],
+        lambda r: [
+            f"{r.choice(pools.ADJECTIVES)} {r.choice(pools.NOUNS)}{r.choice(pools.SUFFIXES)}"
+            for _ in range(10)
+        ],
+    )
+    _same(
+        lambda r: [pools.person_name(r) for _ in range(10)],
+        lambda r: [
+            f"{r.choice(pools.FIRST_NAMES)} {r.choice(pools.LAST_NAMES)}" for _ in range(10)
+        ],
+    )
+    for words in (0, 1, 8, 30):
+        _same(
+            lambda r, w=words: pools.sentence(r, w),
+            lambda r, w=words: (
+                " ".join([r.choice(pools.WORDS) for _ in range(w)]).capitalize() + "."
+            ),
+        )
+    _same(
+        pools.sku,
+        lambda r: (
+            "".join(r.choice("ABCDEFGHJKLMNPQRSTUVWXYZ") for _ in range(3))
+            + f"-{r.randint(1000, 99999)}"
+        ),
+    )
+    _same(pools.price, lambda r: f"${r.randint(5, 900)}.{r.randint(0, 99):02d}")
+    _same(
+        pools.date_iso,
+        lambda r: f"{r.randint(2019, 2026)}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}",
+    )
+    _same(listing.cents, lambda r: r.randint(500, 90099))
+    _same(
+        lambda r: articles._digits(r, 7), lambda r: "".join(str(r.randint(0, 9)) for _ in range(7))
+    )
+    _same(walls._ray_id, lambda r: "".join(r.choice("0123456789abcdef") for _ in range(16)))
+
+
+def test_scrambled_digits_draw_a_glyph_map_per_character() -> None:
+    for text in ("$123.45", "+1 (555) 010-2234", "", "12,34 €", "0123456789" * 2):
+        _same(
+            lambda r, t=text: glyph_fonts._scrambled(r, t),
+            lambda r, t=text: "".join(glyph_fonts.glyph_map(r).get(ch, ch) for ch in t),
+        )
+
+
+def test_cards_draw_cents_tokens_and_ids() -> None:
+    names = [f"Item {i}" for i in range(12)]
+
+    def plain(r: Random) -> list[feeds.Card]:
+        cards, taken = [], set()
+        for name in names:
+            price = listing._usd(r.randint(500, 90099))
+            href = f"/p/{token(r, 8)}"
+            item_id = r.randint(100_000, 9_999_999)
+            while item_id in taken:
+                item_id += 1
+            taken.add(item_id)
+            thumb = f"/media/thumbs/{token(r, 8)}.jpg"
+            cards.append(feeds.Card(name, price, href, item_id, thumb))
+        return cards
+
+    _same(lambda r: feeds.draw_cards(r, names, listing._usd), plain)
+
+
+def _amount(rng: Random, rank: int, which: int) -> int:
+    low, high = bulk._BULK_PER_RANK[rank][which]
+    return rng.randint(low, high) if high else 0
+
+
+def _plain_css(rng: Random, rank: int) -> str:
+    rules = _amount(rng, rank, 0)
+    parts = [f".{token(rng, 7)}{{{bulk._DECLARATIONS[rng.getrandbits(6)]}}}" for _ in range(rules)]
+    return f"<style>{''.join(parts)}</style>" if rules else ""
+
+
+def _plain_config(rng: Random, rank: int, lang: str) -> str:
+    keys = _amount(rng, rank, 1)
+    if not keys:
+        return ""
+    flags: dict[str, object] = {}
+    for _ in range(keys):
+        bits = rng.getrandbits(12)
+        flags[f"exp_{token(rng, 6)}"] = bool(bits & 1) if bits & 2 else bits >> 2
+    config = {"build": token(rng, 10), "locale": lang, "flags": flags}
+    return f"<script>window.__APP_CONFIG__ = {json.dumps(config)};</script>"
+
+
+def _plain_menu(rng: Random, rank: int) -> str:
+    groups = _amount(rng, rank, 2)
+    columns = []
+    for _ in range(groups):
+        heading = escape(rng.choice(pools.NOUNS))
+        links = "".join(
+            f'<li><a href="/c/{token(rng, 6)}">{escape(rng.choice(pools.WORDS).title())} '
+            f"{heading}s</a></li>"
+            for _ in range(rng.randint(6, 12))
+        )
+        columns.append(f'<div class="mega-col"><h4>{heading}s</h4><ul>{links}</ul></div>')
+    return (
+        f'<div class="mega-menu" hidden aria-hidden="true">{"".join(columns)}</div>'
+        if groups
+        else ""
+    )
+
+
+@pytest.mark.parametrize("rank", [0, 1, 2, 3])
+def test_page_bulk_is_its_plain_definition(rank: int) -> None:
+    seeds = range(60)
+    _same(lambda r: bulk.inline_css(r, rank), lambda r: _plain_css(r, rank), seeds)
+    _same(lambda r: bulk.mega_menu(r, rank), lambda r: _plain_menu(r, rank), seeds)
+    for lang in ("en", "zh-Hant", 'x"é'):
+        _same(
+            lambda r, g=lang: bulk.config_script(r, rank, g),
+            lambda r, g=lang: _plain_config(r, rank, g),
+            seeds,
+        )
