@@ -22,8 +22,15 @@ ARTICLE = """<html><head><meta property="og:title" content="Grüne Brücke eröf
 <p>Die Brücke ist offen.</p></article></body></html>"""
 
 
-def write_byo_rows(folder: Path) -> Path:
-    """The rows file (and its two page files) in ``folder``; returns the rows file."""
+def write_byo_rows(folder: Path, copies: int = 1) -> Path:
+    """The rows file (and its two page files) in ``folder``; returns the rows file.
+
+    ``copies`` > 1 appends the rows again, ``copies - 1`` times: copy ``k`` (from 1) has the
+    id ``copy<k>/<id>`` and its request ends in `` (copy k)``, so that its prompt differs
+    (the scripted server finds a task by its prompt) and one run can play another policy on
+    each copy of every row."""
+    if copies < 1:
+        raise ValueError(f"copies must be at least 1, not {copies}")
     pages = {
         "shop.html": SHOP.encode("utf-8"),
         "article.html.gz": gzip.compress(ARTICLE.encode("utf-8"), mtime=0),
@@ -45,6 +52,11 @@ def write_byo_rows(folder: Path) -> Path:
          "request": "When the article was published (ISO date).", "answer": "2024-03-05",
          "normalization": "date"},
     ]  # fmt: skip
+    rows += [
+        {**row, "id": f"copy{k}/{row['id']}", "request": f"{row['request']} (copy {k})"}
+        for k in range(1, copies)
+        for row in rows
+    ]
     path = folder / "rows.jsonl"
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     return path

@@ -7,9 +7,10 @@ policy; classic ``vf-eval beautiful-soup-env -a '{...}'`` runs against it as the
 (env server, default local sandbox), and every rollout's reward, score components, tool
 replies and final answer must equal the engine's own ``run_rollout`` of the same policy. One
 run plays every policy (the server plays a policy per row: every policy plays every
-archetype), since each classic vf-eval is mostly process start-up; a run of the reference
-policy alone over ``ROWS`` is checked the same way, and its saved outputs must open in
-``vf-tui`` (verifiers 0.1.14, its own venv).
+archetype, the reference policy first over ``ROWS``), since each classic vf-eval is mostly
+process start-up; its saved outputs must open in ``vf-tui`` (verifiers 0.1.14, its own venv).
+(A second run of the reference policy alone over ``ROWS`` repeated the first rows of this one
+with the same arguments and policy: its checks are made on those rows.)
 """
 
 from __future__ import annotations
@@ -127,25 +128,24 @@ def server() -> Iterator[ScriptedServer]:
 
 
 @pytest.fixture(scope="module")
-def classic_runs(
+def classic_run(
     classic_bin: Path, server: ScriptedServer, tmp_path_factory: pytest.TempPathFactory
-) -> dict[str, ClassicRun]:
-    """Both classic vf-evals (model ``reference``), started at once: ``reference`` over
-    ``ROWS``, ``policies`` over ``ALL_ROWS`` with each row played by its policy."""
+) -> ClassicRun:
+    """The classic vf-eval (model ``reference``) over ``ALL_ROWS``, each row played by its
+    policy (``ROWS``, its first rows, by the reference policy)."""
     root = tmp_path_factory.mktemp("classic")
     env = {**os.environ, KEY_VAR: "scripted", "PYTHONUNBUFFERED": "1"}
-    procs = {}
-    for name, rows in (("reference", ROWS), ("policies", ALL_ROWS)):
-        command = classic_command(classic_bin, "reference", server.base_url, root / name, rows)
-        procs[name] = subprocess.Popen(
-            command, env=env, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-        )
-    runs = {}
-    for name, proc in procs.items():
-        output, _ = proc.communicate(timeout=RUN_TIMEOUT_S)
-        found = sorted((root / name / "evals").glob("*/*/results.jsonl"))
-        runs[name] = ClassicRun(proc.returncode, output, found[-1].parent if found else None)
-    return runs
+    out = root / "policies"
+    command = classic_command(classic_bin, "reference", server.base_url, out, ALL_ROWS)
+    proc = subprocess.run(
+        command, env=env, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        timeout=RUN_TIMEOUT_S, check=False,
+    )  # fmt: skip
+    found = sorted((out / "evals").glob("*/*/results.jsonl"))
+    run = ClassicRun(proc.returncode, proc.stdout, found[-1].parent if found else None)
+    assert run.returncode == 0, run.output[-4000:]
+    assert len(run.records) == len(ALL_ROWS), run.output[-4000:]
+    return run
 
 
 def _records(run: ClassicRun, rows: list[Row] | tuple[Row, ...]) -> list[dict[str, Any]]:
@@ -157,12 +157,9 @@ def _records(run: ClassicRun, rows: list[Row] | tuple[Row, ...]) -> list[dict[st
     return records
 
 
-def _played(runs: dict[str, ClassicRun], policy: str) -> list[dict[str, Any]]:
-    """Every record of ``policy``: its rows of the per-row run, and for the reference policy
-    also the run of its own (each row once per run)."""
-    assert len(runs["policies"].records) == len(ALL_ROWS), runs["policies"].output[-4000:]
-    played = _records(runs["policies"], _rows_of(policy))
-    return played + (_records(runs["reference"], ROWS) if policy == "reference" else [])
+def _played(run: ClassicRun, policy: str) -> list[dict[str, Any]]:
+    """Every record of ``policy``: one per row it played."""
+    return _records(run, _rows_of(policy))
 
 
 async def _rollouts(policy: str, rows: tuple[Row, ...]) -> dict[tuple[str, int], Rollout]:
@@ -197,8 +194,8 @@ def test_every_policy_plays_every_archetype() -> None:
 
 
 @pytest.mark.parametrize("policy", POLICY_NAMES)
-def test_classic_vf_eval_matches_engine(policy: str, classic_runs: dict[str, ClassicRun]) -> None:
-    records = _played(classic_runs, policy)
+def test_classic_vf_eval_matches_engine(policy: str, classic_run: ClassicRun) -> None:
+    records = _played(classic_run, policy)
     expected = _engine_rollouts(policy)
     for record in records:
         assert record["error"] is None, record["error"]
@@ -275,19 +272,19 @@ def test_classic_vf_eval_runs_a_byo_rows_file(
         assert record["reward"] == engine.score.reward == 1.0
 
 
-def test_classic_advertises_the_engine_tools(classic_runs: dict[str, ClassicRun]) -> None:
+def test_classic_advertises_the_engine_tools(classic_run: ClassicRun) -> None:
     expected = [tool["function"] for tool in openai_tools()]
-    for record in [*classic_runs["reference"].records, *classic_runs["policies"].records]:
+    for record in classic_run.records:
         tools = [
             {k: t[k] for k in ("name", "description", "parameters")} for t in record["tool_defs"]
         ]
         assert tools == expected
 
 
-def test_malformed_arguments_repaired_by_the_engine(classic_runs: dict[str, ClassicRun]) -> None:
+def test_malformed_arguments_repaired_by_the_engine(classic_run: ClassicRun) -> None:
     """The truncated first call is refused by the engine's repair, not verifiers' json.loads;
     the saved completion keeps the model's raw text (the strict endpoint got ``{}``)."""
-    for record in _played(classic_runs, "malformed"):
+    for record in _played(classic_run, "malformed"):
         first_call = next(c for m in record["completion"] for c in _calls(m))
         assert first_call["arguments"] == MalformedThenReferencePolicy.TRUNCATED
         first_reply = next(m for m in record["completion"] if m["role"] == "tool")
@@ -296,10 +293,10 @@ def test_malformed_arguments_repaired_by_the_engine(classic_runs: dict[str, Clas
         assert record["metrics"]["bad_arguments"] == 1.0
 
 
-def test_reference_policy_scores(classic_runs: dict[str, ClassicRun]) -> None:
+def test_reference_policy_scores(classic_run: ClassicRun) -> None:
     """Sanity: the reference policy solves every task (1.0, or 0.5 for a justified abstention),
     and multi-page tasks go through navigate."""
-    records = _played(classic_runs, "reference")
+    records = _played(classic_run, "reference")
     assert {r["info"]["archetype"] for r in records} == set(ARCHETYPES)
     for record in records:
         solvable = record["info"]["category"] != Category.LIMITATION.value
@@ -309,32 +306,39 @@ def test_reference_policy_scores(classic_runs: dict[str, ClassicRun]) -> None:
             assert "navigate" in names
 
 
-def test_classic_outputs_open_in_vf_tui(
-    classic_runs: dict[str, ClassicRun], tmp_path: Path
-) -> None:
-    """``vf-tui`` (verifiers 0.1.14, Textual) finds the classic run and shows every rollout:
-    its reward, the tool exchange and the final answer (exact in its raw-text view; the
-    default Markdown view drops backslash escapes such as ``\\"``)."""
-    run_dir = classic_runs["reference"].run_dir
+def test_classic_outputs_open_in_vf_tui(classic_run: ClassicRun, tmp_path: Path) -> None:
+    """``vf-tui`` (verifiers 0.1.14, Textual) finds the classic run with all its rollouts, and
+    the reference policy's rollouts (found by their place in results.jsonl, vf-tui's order)
+    show their reward, the tool exchange and the final answer (exact in its raw-text view;
+    the default Markdown view drops backslash escapes such as ``\\"``)."""
+    run_dir = classic_run.run_dir
     assert run_dir is not None
     tui_bin = ensure_venv("tui", VENVS / "venv-tui")
     outputs = run_dir.parents[2]  # <outputs>/evals/<env>--<model>/<run>
+    records = classic_run.records
+    shown = [
+        index
+        for index, r in enumerate(records)
+        if _policy_of((r["info"]["archetype"], r["info"]["seed"])) == "reference"
+    ]
+    assert len(shown) == len(ROWS)
     screenshot = tmp_path / "vf-tui.svg"
     probe = [str(tui_bin / "python"), str(HERE / "classic_tui_probe.py")]
     proc = subprocess.run(
-        [*probe, str(outputs), str(screenshot)],
+        [*probe, str(outputs), str(screenshot), ",".join(map(str, shown))],
         capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-4000:]
     report = json.loads(proc.stdout)
     assert report["found"] == {"beautiful-soup-env": {"reference": 1}}
     [view_run] = report["runs"]
-    assert view_run["count"] == len(ROWS)
-    finals = {text_of(r["completion"][-1]["content"]) for r in classic_runs["reference"].records}
+    assert view_run["count"] == len(records) == len(ALL_ROWS)
+    assert [view["index"] for view in view_run["views"]] == shown
     for view in view_run["views"]:
+        record = records[view["index"]]
         assert "Current Reward" in view["#metadata-reward"]
         assert "exit status: 0" in view["history"]  # the tool reply
-        assert any(final in view["raw_history"] for final in finals)  # the final answer
+        assert text_of(record["completion"][-1]["content"]) in view["raw_history"]  # the answer
         assert view["raw_history"] != view["history"]  # the default view renders Markdown
         assert '"archetype"' in view["#info-content"]
     assert screenshot.is_file() and "beautiful-soup-env" in screenshot.read_text()

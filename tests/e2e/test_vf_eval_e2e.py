@@ -5,6 +5,7 @@ subprocess against it (null harness, subprocess runtime, shared tool server), th
 playing one policy per row so that every policy plays every archetype. Every trace's
 reward, score components, tool replies and final answer must equal what ``run_rollout``
 gives with the same policy, and the reference policy must also agree with ``bs4-env eval``.
+``bs4-env eval --model`` against the same server (a policy per row) runs once for every policy.
 """
 
 from __future__ import annotations
@@ -217,25 +218,32 @@ def test_reference_policy_scores(vf_run: VfRun) -> None:
             assert "navigate" in {c["name"] for c in calls}, "multi-page tasks use navigate"
 
 
-@pytest.mark.parametrize("policy", ["reference", "malformed"])
-def test_bs4_env_eval_through_an_openai_endpoint(
-    policy: str, server: ScriptedServer, tmp_path: Path
-) -> None:
-    """``bs4-env eval --model`` drives a real OpenAI client against the scripted endpoint and
-    gets the engine's rewards, components and token usage."""
-    output = tmp_path / "endpoint.json"
+@pytest.fixture(scope="module")
+def endpoint_eval(server: ScriptedServer, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """``bs4-env eval --model reference`` over ``ALL_ROWS`` against the scripted endpoint, each
+    row played by its policy (one run for every policy: a run is mostly process start-up)."""
+    output = tmp_path_factory.mktemp("endpoint") / "endpoint.json"
     command = [
-        str(BIN / "bs4-env"), "eval", "--model", policy, "--base-url", server.base_url,
+        str(BIN / "bs4-env"), "eval", "--model", "reference", "--base-url", server.base_url,
         "--api-key-var", "BS4ENV_E2E_KEY", "--split", SPLIT, "--archetypes", ",".join(ARCHETYPES),
-        "--num", str(len(ROWS)), "--output", str(output), "--quiet", "--no-resume",
+        "--num", str(len(ALL_ROWS)), "--output", str(output), "--quiet", "--no-resume",
     ]  # fmt: skip
     env = {**os.environ, "BS4ENV_E2E_KEY": "scripted"}
     proc = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
     assert proc.returncode == 0, proc.stderr[-4000:]
-    results = json.loads(output.read_text())
-    assert results["model"] == policy and results["usage"]["completion_tokens"] > 0
-    expected = _engine_rollouts(policy, tuple(ROWS))
-    for record in results["rollouts"]:
+    return json.loads(output.read_text())
+
+
+@pytest.mark.parametrize("policy", POLICY_NAMES)
+def test_bs4_env_eval_through_an_openai_endpoint(policy: str, endpoint_eval: Any) -> None:
+    """``bs4-env eval --model`` drives a real OpenAI client against the scripted endpoint and
+    gets the engine's rewards, components and token usage, for every policy's rows."""
+    results = endpoint_eval
+    assert results["model"] == "reference" and results["usage"]["completion_tokens"] > 0
+    expected = _engine_rollouts(policy, _rows_of(policy))
+    records = [r for r in results["rollouts"] if (r["archetype"], r["seed"]) in expected]
+    assert len(records) == len(expected) == len(_rows_of(policy))
+    for record in records:
         engine = expected[(record["archetype"], record["seed"])]
         assert record["reward"] == engine.score.reward
         assert _untimed(record["components"]) == _untimed(engine.score.components)
