@@ -142,8 +142,14 @@ def test_every_shared_template_is_mostly_solvable(train_tasks: list[Task]) -> No
     assert not worst, [(s.template, s.rows, s.limitation_rows) for s in worst]
 
 
-def test_signature_policy_scores_well_below_reference_on_bench(registry: Registry) -> None:
-    tasks = [build_task(r.archetype_id, r.seed, r.split, registry) for r in load_manifest().rows]
+@pytest.fixture(scope="module")
+def bench_tasks(registry: Registry) -> list[Task]:
+    """Every bench row's task, generated once for the two bench policies below."""
+    return [build_task(r.archetype_id, r.seed, r.split, registry) for r in load_manifest().rows]
+
+
+def test_signature_policy_scores_well_below_reference_on_bench(bench_tasks: list[Task]) -> None:
+    tasks = bench_tasks
     reference = sum(reference_reward(t) for t in tasks) / len(tasks)
     shortcut = sum(signature_policy_reward(t) for t in tasks) / len(tasks)
     assert shortcut <= reference - 0.1, f"signature policy {shortcut:.3f} vs {reference:.3f}"
@@ -248,9 +254,7 @@ MAX_ALWAYS_ABSTAIN = 0.02
 
 
 def test_always_abstain_with_context_earns_little_on_bench(
-    registry: Registry, context_model: Finder
+    bench_tasks: list[Task], context_model: Finder
 ) -> None:
     """Abstaining on every bench row, citing the candidate a context finder ranks first."""
-    finder = context_model
-    bench = [build_task(r.archetype_id, r.seed, r.split, registry) for r in load_manifest().rows]
-    assert always_abstain_reward(finder, bench) <= MAX_ALWAYS_ABSTAIN
+    assert always_abstain_reward(context_model, bench_tasks) <= MAX_ALWAYS_ABSTAIN

@@ -8,7 +8,7 @@ from random import Random
 import pytest
 
 from bs4_env.sft import plan
-from bs4_env.sft.episodes import candidate_plans
+from bs4_env.sft.episodes import base_draw, candidate_plans
 from bs4_env.sft.plan import host_outcome, shared_outcomes
 from bs4_env.tasks.registry import build_task, default_registry
 from bs4_env.tasks.splits import seed_for
@@ -74,3 +74,16 @@ def test_plans_are_the_same_with_the_store() -> None:
             stored = candidate_plans(task, registry, Random(archetype_id))
             repeated = candidate_plans(task, registry, Random(archetype_id))
         assert plain and stored == plain and repeated == plain, archetype_id
+
+
+def test_a_kept_base_draw_gives_the_same_plans() -> None:
+    """``sft-data``'s mix draws each row's base plans with the episode's own RNG; the episode
+    goes on from that draw (``Assignment.bases``) instead of drawing again, and gets the
+    plans a fresh draw gives (solvable archetypes and a limitation one)."""
+    registry = default_registry()
+    for archetype_id in ("text_by_id", "table_dicts_by_header", "js_rendered"):
+        task = build_task(archetype_id, seed_for("train", 3), "train")
+        drawn = base_draw(task, registry, Random(archetype_id))
+        fresh = candidate_plans(task, registry, Random(archetype_id))
+        kept = candidate_plans(task, registry, Random(archetype_id), drawn)
+        assert fresh and kept == fresh, archetype_id

@@ -51,6 +51,11 @@ _MARKS = frozenset("/.#?=&%:")
 MAX_IDENTIFIER_CHARS = 120
 MIN_IDENTIFIER_CHARS = 4
 _LETTER_RUN = re.compile(r"[^\W\d_]{4,}")
+# ASCII-only twins of ``str.isalpha``/``str.isdigit`` tests (exact on ASCII text, where they
+# run in C): most values are ASCII, and these checks run for every piece of every element.
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
+_ASCII_DIGIT = re.compile(r"[0-9]")
+_ASCII_DIGIT_OR_MARK = re.compile(r"[0-9/.#?=&%:]")
 _PRINTED_RUN = re.compile(r"[\w-]+")
 MIN_CODE_CHARS = 6
 MIN_DIGIT_CODE_CHARS = 12
@@ -93,6 +98,8 @@ LAYOUT_WORDS = frozenset(
 
 def normal_form(text: str) -> str:
     """``text`` with HTML entities and percent escapes undone (a few layers), case folded."""
+    if "&" not in text and "%" not in text:
+        return text.casefold()  # nothing to undo (what the loop below returns at once)
     for _ in range(3):
         decoded = unquote(html.unescape(text))
         if decoded == text:
@@ -105,6 +112,8 @@ def distinctive(value: str) -> bool:
     """Whether ``value`` names something rather than reading as a word or a number."""
     if not MIN_IDENTIFIER_CHARS <= len(value) <= MAX_IDENTIFIER_CHARS:
         return False
+    if value.isascii():
+        return bool(_ASCII_LETTER.search(value) and _ASCII_DIGIT_OR_MARK.search(value))
     return any(c.isalpha() for c in value) and any(c.isdigit() or c in _MARKS for c in value)
 
 
@@ -113,7 +122,8 @@ def _runs(value: str) -> Iterator[str]:
     for run in _RUN.findall(value):
         run = run.strip(".:")
         yield run
-        yield from (run[:at] for at, c in enumerate(run) if c == "&" and "?" in run[:at])
+        if "&" in run:
+            yield from (run[:at] for at, c in enumerate(run) if c == "&" and "?" in run[:at])
 
 
 def identifiers_in(value: str) -> set[str]:
@@ -179,9 +189,14 @@ def _bare_ids(element: etree._Element, words: frozenset[str]) -> set[str]:
 def element_identifiers(element: etree._Element, words: frozenset[str]) -> set[str]:
     """Every identifier of ``element`` (values, their pieces, its id forms, its bare id
     unless prose in a page of ``words``), in normal form."""
-    values = list(_attribute_values(element))
-    for name, value in element.attrib.items():
-        if name == "style":
+    attributes = element.attrib
+    if not attributes and element.tag not in TEXT_TAGS:
+        return set()  # no values, no id: most elements of a page
+    values: list[str] = []
+    for name, value in attributes.items():
+        if name in _URL_ATTRS or name.startswith("data-"):
+            values.append(value)
+        elif name == "style":
             values += [m.group(3) for m in _LITERAL.finditer(value) if m.group(3)]
     if element.tag in TEXT_TAGS and element.text:
         values += _literals(element.text)
@@ -211,7 +226,10 @@ def printed_codes(element: etree._Element) -> set[str]:
     if element.tag in TEXT_TAGS:
         return set()
     texts = [element.text or ""] + [child.tail or "" for child in element]
-    runs = _PRINTED_RUN.findall(normal_form(" ".join(texts)))
+    text = normal_form(" ".join(texts))
+    if text.isascii() and not _ASCII_DIGIT.search(text):
+        return set()  # every code has a digit (``printed_code``)
+    runs = _PRINTED_RUN.findall(text)
     return {run.strip("-_") for run in runs if printed_code(run.strip("-_"))}
 
 

@@ -121,6 +121,13 @@ def _markup(element: etree._Element) -> str:
     return str(etree.tostring(element, method="html", encoding="unicode", with_tail=False))
 
 
+# Which kinds of element name an identifier, as bits (blocker, outside, path): an int per
+# identifier is cheaper than a set of enum members (hashed in Python) for the ~50,000
+# identifiers of a limitation task.
+_BITS = ((Kind.BLOCKER, 1), (Kind.OTHER, 2), (Kind.NEUTRAL, 4))
+_IN_BLOCKER, _OUTSIDE, _ON_PATH = (bit for _kind, bit in _BITS)
+
+
 def _kind(found: set[Kind]) -> Kind:
     """Named by the blocker (and maybe its path) only; by outside elements only; or shared.
 
@@ -132,8 +139,12 @@ def _kind(found: set[Kind]) -> Kind:
     return Kind.BLOCKER if Kind.BLOCKER in found else Kind.NEUTRAL
 
 
+# ``_kind`` of every non-empty set of kinds, by its bits.
+_KIND_OF_BITS = {bits: _kind({kind for kind, bit in _BITS if bits & bit}) for bits in range(1, 8)}
+
+
 def _build(pages: Iterable[tuple[str, str]], tokens: tuple[str, ...]) -> PageIdentifiers:
-    seen: dict[str, set[Kind]] = defaultdict(set)
+    seen: dict[str, int] = defaultdict(int)
     neutral: set[str] = set()
     forms: set[str] = set()
     shown: list[str] = []
@@ -147,17 +158,15 @@ def _build(pages: Iterable[tuple[str, str]], tokens: tuple[str, ...]) -> PageIde
         shown.append(markup)
         path = {parent for el in blocker for parent in el.iterancestors()} - blocker
         words = page_words(root.xpath(_VISIBLE_TEXT))
-        for element in root.iter():
-            if not isinstance(element.tag, str):
-                continue  # comments and processing instructions
-            kind = Kind.BLOCKER if element in blocker else Kind.OTHER
-            kind = Kind.NEUTRAL if element in path else kind
+        for element in root.iter(etree.Element):  # not comments or processing instructions
+            in_blocker = element in blocker
+            bit = _ON_PATH if element in path else _IN_BLOCKER if in_blocker else _OUTSIDE
             for ident in element_identifiers(element, words) | printed_codes(element):
-                seen[ident].add(kind)
-            if element in blocker:
+                seen[ident] |= bit
+            if in_blocker:
                 forms |= locating_forms(element, words)
     text = "\n".join(shown)
-    kinds = {ident: _kind(found) for ident, found in seen.items()}
+    kinds = {ident: _KIND_OF_BITS[found] for ident, found in seen.items()}
     for ident, kind in kinds.items():
         if ident in neutral or (kind is Kind.OTHER and ident in text):
             kinds[ident] = Kind.NEUTRAL

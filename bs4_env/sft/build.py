@@ -16,7 +16,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from random import Random
 from typing import Any
 
 from tqdm import tqdm
@@ -24,8 +23,8 @@ from tqdm import tqdm
 from bs4_env.episode.tool_schema import openai_tools
 from bs4_env.grading.rubric import REWARD_CORRECT
 from bs4_env.sandbox.base import Executor
-from bs4_env.sft.episodes import candidate_plans
-from bs4_env.sft.mix import EPISODE_KINDS, Assignment, Mix, assign
+from bs4_env.sft.episodes import BaseDraw, candidate_plans
+from bs4_env.sft.mix import EPISODE_KINDS, Assignment, Mix, assign, episode_rng
 from bs4_env.sft.plan import Plan, shared_outcomes
 from bs4_env.sft.replay import Replayed, best_reward, replay
 from bs4_env.tasks.model import Task
@@ -93,13 +92,15 @@ async def episode_for(
     tally: Tally,
     kind: str = "normal",
     kind_plans: list[Plan] | None = None,
+    drawn: BaseDraw | None = None,
 ) -> dict[str, Any] | None:
     """The first candidate plan whose replay is kept (``kind_plans`` first, then the normal
-    ones), as a record (or None)."""
+    ones), as a record (or None). ``drawn``: the row's base draw the mix made already."""
     task = build_task(row.archetype_id, row.seed, row.split, registry)
-    rng = Random(f"sft:{seed}:{row.archetype_id}:{row.seed}")
     special = [(kind, plan) for plan in kind_plans or []]
-    normal = [("normal", plan) for plan in candidate_plans(task, registry, rng)]
+    normal = [
+        ("normal", plan) for plan in candidate_plans(task, registry, episode_rng(row, seed), drawn)
+    ]
     for attempt, (episode_kind, plan) in enumerate([*special, *normal]):
         done = await replay(task, plan, executor)
         if not _kept(task, plan, done):
@@ -156,7 +157,16 @@ async def _chunk_records(
     end = min(start + CHUNK, len(rows))
     return await asyncio.gather(
         *(
-            episode_for(rows[i], registry, executor, seed, tally, plan.kinds[i], plan.plans[i])
+            episode_for(
+                rows[i],
+                registry,
+                executor,
+                seed,
+                tally,
+                plan.kinds[i],
+                plan.plans[i],
+                plan.bases.get(rows[i]),
+            )
             for i in range(start, end)
         )
     )

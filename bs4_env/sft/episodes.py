@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from dataclasses import dataclass
 from random import Random
+from typing import Any
 
 from bs4_env.sft import locate
 from bs4_env.sft.abstain import write_abstain
@@ -118,11 +120,37 @@ def base_plans(task: Task, registry: Registry, rng: Random) -> tuple[list[Plan],
     return [plan for plan in plans if not writes_the_answer(plan, task)], parser
 
 
-def candidate_plans(task: Task, registry: Registry, rng: Random) -> list[Plan]:
-    """Plans to replay in order until one scores the best reward."""
-    plans, parser = base_plans(task, registry, rng)
+def candidate_plans(
+    task: Task, registry: Registry, rng: Random, drawn: BaseDraw | None = None
+) -> list[Plan]:
+    """Plans to replay in order until one scores the best reward.
+
+    ``drawn``: ``base_draw(task, registry, rng)`` where the caller made it already (the mix
+    draws each row's base plans with the episode's own seed); ``rng`` then goes on from it.
+    """
+    if drawn is None:
+        drawn = base_draw(task, registry, rng)
+    else:
+        rng.setstate(drawn.rng_state)
     variant_draw = Random(rng.random())
-    return [_variant(task, plan, Random(variant_draw.random()), parser) for plan in plans]
+    return [
+        _variant(task, plan, Random(variant_draw.random()), drawn.parser) for plan in drawn.plans
+    ]
+
+
+@dataclass(frozen=True)
+class BaseDraw:
+    """``base_plans``' answer, and the state its ``rng`` was left in."""
+
+    plans: tuple[Plan, ...]
+    parser: str
+    rng_state: tuple[Any, ...]
+
+
+def base_draw(task: Task, registry: Registry, rng: Random) -> BaseDraw:
+    """``base_plans(task, registry, rng)``, kept with the state of ``rng`` after it."""
+    plans, parser = base_plans(task, registry, rng)
+    return BaseDraw(tuple(plans), parser, rng.getstate())
 
 
 def writes_the_answer(plan: Plan, task: Task) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from random import Random
 
 from bs4_env.sft.defensive import with_defensive
-from bs4_env.sft.episodes import base_plans
+from bs4_env.sft.episodes import BaseDraw, base_draw
 from bs4_env.sft.plan import Plan
 from bs4_env.sft.recovery import BUDGET_CALLS, with_budget, with_recovery
 from bs4_env.tasks.model import Task
@@ -83,16 +83,27 @@ def parse_mix(text: str, budget_calls: Sequence[int] = BUDGET_CALLS) -> Mix:
     return Mix(**given, budget_calls=tuple(budget_calls))
 
 
-# Per row, its base plans and parser (not its task: a few thousand pages would not fit).
-Bases = dict[Row, tuple[list[Plan], str]]
+# Per solvable row, its base plans, parser and the draw's RNG state (not its task: a few
+# thousand pages would not fit); the row's episode goes on from them (``Assignment.bases``).
+Bases = dict[Row, BaseDraw]
 
 
-def _bases(row: Row, registry: Registry, seed: int, cache: Bases) -> tuple[Task, list[Plan], str]:
+def episode_rng(row: Row, seed: int) -> Random:
+    """The RNG of a row's normal episode (``build.episode_for``), whose base plans the mix
+    draws first."""
+    return Random(f"sft:{seed}:{row.archetype_id}:{row.seed}")
+
+
+def _bases(
+    row: Row, registry: Registry, seed: int, cache: Bases
+) -> tuple[Task, tuple[Plan, ...], str]:
     task = build_task(row.archetype_id, row.seed, row.split, registry)
+    if not task.solvable:
+        return task, (), ""
     if row not in cache:
-        rng = Random(f"sft:{seed}:{row.archetype_id}:{row.seed}")  # the normal episode's draws
-        cache[row] = base_plans(task, registry, rng) if task.solvable else ([], "")
-    return (task, *cache[row])
+        cache[row] = base_draw(task, registry, episode_rng(row, seed))
+    drawn = cache[row]
+    return task, drawn.plans, drawn.parser
 
 
 def kind_plans(
@@ -127,6 +138,9 @@ class Assignment:
     targets: dict[str, int]
     short: dict[str, int]
     """Per kind, rows wanted but not found (too few rows where the kind applies)."""
+    bases: Bases = field(default_factory=dict)
+    """The base draws made while assigning, by row: a row's episode starts from its own
+    (``episode_rng``) instead of drawing the same plans again."""
 
 
 def assign(rows: Sequence[Row], registry: Registry, seed: int, mix: Mix) -> Assignment:
@@ -151,4 +165,4 @@ def assign(rows: Sequence[Row], registry: Registry, seed: int, mix: Mix) -> Assi
                 need -= 1
         if need:
             short[kind] = need
-    return Assignment(kinds, plans, targets, short)
+    return Assignment(kinds, plans, targets, short, cache)
