@@ -7,7 +7,8 @@ as ``<command> <args>`` would from a shell: the venv's ``console_scripts`` entry
 name (the function its ``bin/<command>`` wrapper calls) with ``sys.argv`` set to the command
 line, its stdout and stderr sent to the job's log, and ``os.environ`` reset to this process's
 start-up copy first (a launcher sets ``PRL_RUN_ID`` and ``PRL_RUN_NAME`` for the processes it
-would spawn, and a later job must not inherit them). Writes ``[{"returncode": n}, ...]`` in job
+would spawn, and a later job must not inherit them) and the warning filters fresh (so each
+job prints the warnings a process of its own would). Writes ``[{"returncode": n}, ...]`` in job
 order to RESULTS_JSON, with the exit status each command would have had: 0, the code it passed
 to ``sys.exit``, or 1 for an uncaught exception (its traceback goes to the log).
 
@@ -21,6 +22,7 @@ import json
 import os
 import sys
 import traceback
+import warnings
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -57,7 +59,9 @@ def run_job(main: Callable[[], Any], argv: list[str], log: Path) -> int:
         os.dup2(out.fileno(), 2)
         sys.argv = argv
         try:
-            main()
+            # Fresh warning filters and "already shown" registries, as in a new process.
+            with warnings.catch_warnings():
+                main()
             status = 0
         except SystemExit as stop:
             status = _exit_status(stop.code)
