@@ -21,6 +21,11 @@ between runs.
 
 ``strict_history=True`` answers HTTP 500 to any request whose history holds tool-call
 arguments that are not a JSON object, as llama.cpp and vLLM's chat preprocessing do.
+
+Routes let several clients of one run share the endpoint with their own policies and
+strictness (``ScriptedServer(rows, routes={"strict": Route(policies, strict_history=True)})``):
+a request whose ``extra_body`` carries ``"bs4_route": NAME`` (prime-rl forwards a source's
+``sampling.extra_body`` there) is played by route NAME instead of the server's own settings.
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ import json
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -54,6 +60,17 @@ POLICY_NAMES = ("reference", "abstain", "malformed", "nocode", "rawargs")
 FAULTS = ("http500", "flaky500", "timeout", "garbage", "malformed-args", "raw-args")
 TOOL_JSON_ERROR = "Failed to parse tool call arguments as JSON"
 TIMEOUT_SLEEP_S = 30.0
+ROUTE_FIELD = "bs4_route"
+"""The ``extra_body`` key that names a request's route."""
+
+
+@dataclass(frozen=True)
+class Route:
+    """A client's own view of the server: per-task policies (else the model name's policy)
+    and whether histories with non-JSON tool-call arguments get HTTP 500."""
+
+    policies: Mapping[tuple[str, int], str] = field(default_factory=dict)
+    strict_history: bool = False
 
 
 def policy_for(name: str, task: Task) -> Policy:
@@ -115,6 +132,7 @@ class ScriptedServer:
         strict_history: bool = False,
         policies: dict[tuple[str, int], str] | None = None,
         tasks: Sequence[Task] = (),
+        routes: Mapping[str, Route] | None = None,
     ) -> None:
         self.tasks: dict[str, Task] = {}
         # One row may come from several configs' sources; two *different* tasks must not share a
@@ -130,7 +148,10 @@ class ScriptedServer:
         self.strict_history = strict_history
         self.policies: dict[tuple[str, int], str] = dict(policies or {})
         """Per-task policy, overriding the requested model name (one run, several policies)."""
-        wrong = sorted(set(self.policies.values()) - set(POLICY_NAMES))
+        self.routes: dict[str, Route] = dict(routes or {})
+        named = [*self.policies.values()]
+        named += [name for route in self.routes.values() for name in route.policies.values()]
+        wrong = sorted(set(named) - set(POLICY_NAMES))
         if wrong:
             raise ValueError(f"unknown policies {wrong}; valid: {list(POLICY_NAMES)}")
         unknown = sorted(set(self.faults.values()) - set(FAULTS))
@@ -179,12 +200,26 @@ class ScriptedServer:
             return "http500" if first else None
         return fault
 
-    def reply(self, model: str, raw_messages: list[dict[str, Any]]) -> AssistantTurn:
+    def route_of(self, body: dict[str, Any]) -> Route:
+        """The route a request body names (``ValueError`` for an unknown one), else the
+        server's own policies and strictness."""
+        extra = body.get("extra_body")
+        name = extra.get(ROUTE_FIELD) if isinstance(extra, dict) else None
+        if name is None:
+            return Route(self.policies, self.strict_history)
+        if name not in self.routes:
+            raise ValueError(f"unknown route {name!r}; known: {sorted(self.routes)}")
+        return self.routes[name]
+
+    def reply(
+        self, model: str, raw_messages: list[dict[str, Any]], route: Route | None = None
+    ) -> AssistantTurn:
         with self._lock:
             self.requests += 1
         messages = normalize(raw_messages)
         task = self.task_of(raw_messages)
-        name = self.policies.get((task.archetype_id, task.seed), model.rsplit("/", 1)[-1])
+        policies = self.policies if route is None else route.policies
+        name = policies.get((task.archetype_id, task.seed), model.rsplit("/", 1)[-1])
         fault = self.faults.get((task.archetype_id, task.seed))
         if fault in ("malformed-args", "raw-args"):
             name = "malformed" if fault == "malformed-args" else "rawargs"
@@ -247,7 +282,12 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 server.bodies.append(body)
             model = str(body.get("model", "reference"))
             messages = body.get("messages", [])
-            if server.strict_history and _non_json_arguments(messages):
+            try:
+                route = server.route_of(body)
+            except ValueError as error:
+                self._json(400, {"error": {"message": str(error), "type": "invalid_request"}})
+                return
+            if route.strict_history and _non_json_arguments(messages):
                 error = {"message": TOOL_JSON_ERROR, "type": "server_error", "code": 500}
                 self._json(500, {"error": error})
                 return
@@ -255,7 +295,7 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 fault = server.fault_for(server.task_of(messages))
                 if fault is not None and self._play(fault):
                     return
-                turn = server.reply(model, messages)
+                turn = server.reply(model, messages, route)
             except (KeyError, ValueError) as error:
                 self._json(400, {"error": {"message": str(error), "type": "invalid_request"}})
                 return

@@ -3,15 +3,18 @@
 Everything runs from the cached prime-rl venv (``scripts/primerl_venv.py``) against the
 scripted server, no GPU:
 
-* ``evals @ <toml>`` (it spawns ``env-server``) over the bench prefix, one scripted policy per
-  row (reference, abstain, no-code, malformed): every row's reward and score components equal
-  the engine's own rollout of the same policy; malformed arguments get the engine's
-  repair-or-instruct reply under the pinned, gate-less null harness; and the request bodies
-  equal ``bs4-env eval``'s but for the pinned harness's known differences.
-* The launcher: ``rl @ <config> --dry-run`` for every main config, then the env-server configs it
-  wrote are started as written and driven through prime-rl's own orchestrator ``Env`` classes:
-  the train taskset streams (``INFINITE``), the eval source keeps the bench prefix, and the
-  traces equal the engine's.
+* One ``evals @ <toml>`` run (it spawns an ``env-server`` per source) with three sources: the
+  bench prefix, one scripted policy per row (reference, abstain, no-code, malformed): every
+  row's reward and score components equal the engine's own rollout of the same policy;
+  malformed arguments get the engine's repair-or-instruct reply under the pinned, gate-less null
+  harness; and the request bodies equal ``bs4-env eval``'s but for the pinned harness's known
+  differences. A bring-your-own rows file of labelled pages: the engine's rewards. A strict
+  endpoint under the package harness: repaired and refused calls score as the engine's.
+* The launcher: ``rl @ <config> --dry-run`` for every main config and ``sft @ <config>
+  --dry-run`` for every SFT config (one process runs each command's entry point in turn), then
+  the env-server configs ``rl`` wrote are started as written and driven through prime-rl's own
+  orchestrator ``Env`` classes: the train taskset streams (``INFINITE``), the eval source keeps
+  the bench prefix, and the traces equal the engine's.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ import subprocess
 import sys
 import tomllib
 from collections.abc import Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,7 +45,7 @@ from primerl_run import (
     run,
 )
 from request_bodies import diff
-from scripted_server import ScriptedServer, policy_for
+from scripted_server import ROUTE_FIELD, Route, ScriptedServer, policy_for
 from vf_run import BIN, bad_arguments
 
 from bs4_env.episode.engine import Budgets
@@ -70,6 +72,12 @@ CONFIGS = sorted(
     ROOT / entry["file"]
     for entry in json.loads((ROOT / "configs" / "registry.json").read_text())["configs"]
     if entry["kind"] == "rl" and entry["prime_rl"]["ref"] == "main"
+)
+# Every prime-rl main ``sft`` config of the registry.
+SFT_CONFIGS = sorted(
+    ROOT / entry["file"]
+    for entry in json.loads((ROOT / "configs" / "registry.json").read_text())["configs"]
+    if entry["kind"] == "sft" and entry["prime_rl"]["ref"] == "main"
 )
 DRIVEN_ROWS = 2  # tasks sent to each launcher-written env server
 # Every cluster setting the multi-node config's header documents, as a user would pass it.
@@ -156,7 +164,37 @@ def test_venv_pins_follow_prime_rls_lock() -> None:
     assert plan.torch == "torch==2.13.0+cpu"
 
 
-# --- evals over the bench prefix ---------------------------------------------------------
+# --- evals: the bench prefix, a bring-your-own rows file and a strict endpoint, one run ------
+#
+# One ``evals`` process with three eval sources (each spawns its own env server) against one
+# scripted server: a run's CPU is mostly process start-up, and prime-rl runs several sources in
+# one epoch. The byo and strict sources name a route in their sampling ``extra_body``, so the
+# server plays each source's own policies (the strict source's rows are bench rows the bench
+# source plays with other policies) and answers only the strict source as a strict endpoint; the
+# bench source's requests carry nothing extra, since they are compared with ``bs4-env eval``'s.
+# The bench source's env server keeps prime-rl's default (elastic) worker pool; the other two
+# are served in-process (a static pool of one) to skip a spawned worker's start-up (the pooled
+# path also runs in the launcher test below).
+
+STRICT_POLICIES = ("malformed", "rawargs")
+STRICT_ROWS = ROWS[:6]
+STRICT_ASSIGNED = {
+    (row.archetype_id, row.seed): STRICT_POLICIES[i % len(STRICT_POLICIES)]
+    for i, row in enumerate(STRICT_ROWS)
+}
+BENCH, BYO, STRICT = "bs4-bench", "bs4-byo", "bs4-strict"
+
+
+@dataclass
+class EvalsOutput:
+    """The one ``evals`` run: its exit status and output, each source's raw traces (by source
+    name) and request bodies, and ``bs4-env eval``'s bodies over the bench rows."""
+
+    returncode: int
+    output: str
+    raw: dict[str, list[dict[str, Any]]]
+    bodies: dict[str, list[dict[str, Any]]]
+    eval_bodies: list[dict[str, Any]]
 
 
 @dataclass
@@ -168,43 +206,27 @@ class EvalsRun:
     output: str
 
 
-def _evals_toml(
-    base_url: str,
-    out: Path,
-    port: int,
-    taskset: str = "",
-    n: int = len(ROWS),
-    harness: str = "null",
+def _source_toml(
+    name: str, taskset: str, n: int, harness: str = "null", route: str = "", pooled: bool = True
 ) -> str:
-    taskset = taskset or f'split = "bench"\nnum_examples = {n}'
+    extra = f'extra_body = {{ {ROUTE_FIELD} = "{route}" }}' if route else ""
+    serve = "" if pooled else '[eval.source.serve.pool]\ntype = "static"\nnum_workers = 1\n'
     return f"""
-model = "reference"
-output_dir = "{out}"
-
-[eval]
-num_examples = {n}
-env_server_base_port = {port}
-
-[eval.client]
-base_url = "{base_url}"
-api_key_var = "{KEY_VAR}"
-
-# The scripted server has no vLLM /metrics: pin the concurrency.
-[eval.concurrency]
-min_inflight = 4
-max_inflight = 4
-
 [[eval.source]]
-name = "bs4-bench"
+name = "{name}"
+num_examples = {n}
 
 [eval.source.sampling]
 temperature = 0.0
 max_completion_tokens = {MAX_TOKENS}
+{extra}
 
+{serve}
 # num_examples on the taskset too: prime-rl materializes a finite taskset whole first.
 [eval.source.env.taskset]
 id = "beautiful-soup-env"
 {taskset}
+num_examples = {n}
 pool_size = 2
 max_tool_calls = {BUDGETS.max_tool_calls}
 max_output_bytes = {BUDGETS.max_output_bytes}
@@ -219,6 +241,25 @@ id = "{harness}"
 [eval.source.env.agent.runtime]
 type = "subprocess"
 """
+
+
+def _evals_toml(base_url: str, out: Path, port: int, sources: list[str]) -> str:
+    return f"""
+model = "reference"
+output_dir = "{out}"
+
+[eval]
+env_server_base_port = {port}
+
+[eval.client]
+base_url = "{base_url}"
+api_key_var = "{KEY_VAR}"
+
+# The scripted server has no vLLM /metrics: pin the concurrency.
+[eval.concurrency]
+min_inflight = 4
+max_inflight = 4
+""" + "".join(sources)
 
 
 def _flatten(trace: dict[str, Any]) -> dict[str, Any]:
@@ -237,35 +278,77 @@ def _flatten(trace: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _route(body: dict[str, Any]) -> str:
+    extra = body.get("extra_body") or {}
+    return {"": BENCH, "byo": BYO, "strict": STRICT}[extra.get(ROUTE_FIELD, "")]
+
+
 @pytest.fixture(scope="module")
-def evals_run(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> EvalsRun:
+def evals_output(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> EvalsOutput:
+    """``evals @ <toml>`` over the three sources, then ``bs4-env eval`` over the bench rows
+    against the same server (the bench route: the bench source's policies)."""
     work = tmp_path_factory.mktemp("evals")
-    with ScriptedServer(ROWS, policies=ASSIGNED) as server:
+    rows_file = write_byo_rows(work)
+    pages = page_set(str(rows_file), DEFAULT_MAX_PAGE_BYTES)
+    byo_tasks = [pages.task(index) for index in range(len(pages))]
+    routes = {"byo": Route(), "strict": Route(STRICT_ASSIGNED, strict_history=True)}
+    with ScriptedServer(ROWS, policies=ASSIGNED, tasks=byo_tasks, routes=routes) as server:
+        sources = [
+            _source_toml(BENCH, 'split = "bench"', len(ROWS)),
+            _source_toml(BYO, f'pages = "{rows_file}"', len(byo_tasks), route="byo",
+                         pooled=False),
+            _source_toml(STRICT, 'split = "bench"', len(STRICT_ROWS),
+                         harness="beautiful-soup-env", route="strict", pooled=False),
+        ]  # fmt: skip
         config = work / "evals.toml"
-        config.write_text(_evals_toml(server.base_url, work / "out", free_port_block(1)))
-        proc = run(["evals", "@", str(config)], primerl_env(venv), work)
+        config.write_text(_evals_toml(server.base_url, work / "out", free_port_block(3), sources))
+        # Three sources' rollouts in one run: thrice a single run's time limit.
+        proc = run(["evals", "@", str(config)], primerl_env(venv), work, timeout=1800)
         output = proc.stdout + proc.stderr
         logs = sorted((work / "out" / "logs").rglob("*.log"))
-        tails = "\n".join(f"== {p}\n{p.read_text()[-3000:]}" for p in logs)
-        assert proc.returncode == 0, output[-4000:] + tails
-        evals_bodies, server.bodies = server.bodies, []
-        eval_out = work / "eval.json"
-        command = [
-            str(BIN / "bs4-env"), "eval", "--model", "reference", "--base-url", server.base_url,
-            "--api-key-var", KEY_VAR, "--split", "bench", "--num", str(len(ROWS)),
-            "--max-tokens", str(MAX_TOKENS), "--temperature", "0", "--max-turns", str(MAX_TURNS),
-            "--max-tool-calls", str(BUDGETS.max_tool_calls),
-            "--max-output-bytes", str(BUDGETS.max_output_bytes),
-            "--output", str(eval_out), "--quiet", "--no-resume",
-        ]  # fmt: skip
-        eval_proc = subprocess.run(
-            command, capture_output=True, text=True, timeout=600, env={**os.environ, KEY_VAR: "x"}
-        )
-        assert eval_proc.returncode == 0, eval_proc.stderr[-4000:]
-        eval_bodies = server.bodies
-    lines = (work / "out" / "rollouts" / "step_0" / "eval" / "all" / "traces.jsonl").read_text()
-    raw = [trace for line in lines.splitlines() if line for trace in json.loads(line)["traces"]]
-    return EvalsRun([_flatten(t) for t in raw], raw, evals_bodies, eval_bodies, output)
+        output += "\n".join(f"== {p}\n{p.read_text()[-3000:]}" for p in logs)
+        bodies: dict[str, list[dict[str, Any]]] = {BENCH: [], BYO: [], STRICT: []}
+        for body in server.bodies:
+            bodies[_route(body)].append(body)
+        server.bodies = []
+        eval_bodies: list[dict[str, Any]] = []
+        if proc.returncode == 0:
+            eval_out = work / "eval.json"
+            command = [
+                str(BIN / "bs4-env"), "eval", "--model", "reference", "--base-url",
+                server.base_url, "--api-key-var", KEY_VAR, "--split", "bench", "--num",
+                str(len(ROWS)), "--max-tokens", str(MAX_TOKENS), "--temperature", "0",
+                "--max-turns", str(MAX_TURNS), "--max-tool-calls", str(BUDGETS.max_tool_calls),
+                "--max-output-bytes", str(BUDGETS.max_output_bytes),
+                "--output", str(eval_out), "--quiet", "--no-resume",
+            ]  # fmt: skip
+            eval_proc = subprocess.run(
+                command, capture_output=True, text=True, timeout=600,
+                env={**os.environ, KEY_VAR: "x"},
+            )  # fmt: skip
+            assert eval_proc.returncode == 0, eval_proc.stderr[-4000:]
+            eval_bodies = server.bodies
+    raw: dict[str, list[dict[str, Any]]] = {BENCH: [], BYO: [], STRICT: []}
+    path = work / "out" / "rollouts" / "step_0" / "eval" / "all" / "traces.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+    for line in filter(None, lines):
+        record = json.loads(line)
+        raw[record["env"]["name"]].extend(record["traces"])
+    return EvalsOutput(proc.returncode, output, raw, bodies, eval_bodies)
+
+
+@pytest.fixture(scope="module")
+def evals_run(evals_output: EvalsOutput) -> EvalsRun:
+    """The bench source: the run succeeded, its traces and request bodies."""
+    assert evals_output.returncode == 0, evals_output.output[-8000:]
+    raw = evals_output.raw[BENCH]
+    return EvalsRun(
+        [_flatten(t) for t in raw],
+        raw,
+        evals_output.bodies[BENCH],
+        evals_output.eval_bodies,
+        evals_output.output,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -274,6 +357,7 @@ def evals_engine() -> dict[tuple[str, int], Rollout]:
 
 
 def test_evals_ran_the_bench_prefix(evals_run: EvalsRun) -> None:
+    """The bench source's traces are the bench prefix's rows, every policy among them."""
     keys = [(t["archetype"], t["seed"]) for t in evals_run.traces]
     assert sorted(keys) == sorted((r.archetype_id, r.seed) for r in ROWS)
     assert set(ASSIGNED.values()) == set(POLICIES)
@@ -330,22 +414,10 @@ def test_evals_requests_equal_bs4_env_eval_but_for_the_pinned_harness(evals_run:
 
 
 @pytest.fixture(scope="module")
-def pages_evals(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
-    """``evals`` with a ``pages = <rows file>`` source (the reference policy) and its traces."""
-    work = tmp_path_factory.mktemp("pages-evals")
-    rows = write_byo_rows(work)
-    pages = page_set(str(rows), DEFAULT_MAX_PAGE_BYTES)
-    tasks = [pages.task(index) for index in range(len(pages))]
-    with ScriptedServer([], tasks=tasks) as server:
-        config = work / "evals.toml"
-        taskset = f'pages = "{rows}"\nnum_examples = {len(tasks)}'
-        text = _evals_toml(server.base_url, work / "out", free_port_block(1), taskset, len(tasks))
-        config.write_text(text)
-        proc = run(["evals", "@", str(config)], primerl_env(venv), work)
-        assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
-    lines = (work / "out" / "rollouts" / "step_0" / "eval" / "all" / "traces.jsonl").read_text()
-    raw = [trace for line in lines.splitlines() if line for trace in json.loads(line)["traces"]]
-    return [_flatten(trace) for trace in raw]
+def pages_evals(evals_output: EvalsOutput) -> list[dict[str, Any]]:
+    """The ``pages = <rows file>`` source of the evals run (the reference policy): its traces."""
+    assert evals_output.returncode == 0, evals_output.output[-8000:]
+    return [_flatten(trace) for trace in evals_output.raw[BYO]]
 
 
 def test_evals_over_byo_pages_equal_the_engine(pages_evals: list[dict[str, Any]]) -> None:
@@ -370,13 +442,6 @@ def test_evals_over_byo_pages_equal_the_engine(pages_evals: list[dict[str, Any]]
 
 # --- a strict endpoint: the history carries the arguments the engine ran ---------------------
 
-STRICT_POLICIES = ("malformed", "rawargs")
-STRICT_ROWS = ROWS[:6]
-STRICT_ASSIGNED = {
-    (row.archetype_id, row.seed): STRICT_POLICIES[i % len(STRICT_POLICIES)]
-    for i, row in enumerate(STRICT_ROWS)
-}
-
 
 @dataclass
 class StrictRun:
@@ -386,28 +451,13 @@ class StrictRun:
 
 
 @pytest.fixture(scope="module")
-def strict_run(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> StrictRun:
-    """``evals`` against a strict endpoint (HTTP 500 for a history with tool-call arguments
-    that are no JSON object, as llama.cpp and vLLM's chat preprocessing answer), every row
-    playing a policy whose first call is malformed (refused, then resent) or raw source
-    (repaired)."""
-    work = tmp_path_factory.mktemp("strict")
-    rows = STRICT_ROWS
-    with ScriptedServer(rows, policies=STRICT_ASSIGNED, strict_history=True) as server:
-        config = work / "evals.toml"
-        toml = _evals_toml(
-            server.base_url, work / "out", free_port_block(1), n=len(rows),
-            harness="beautiful-soup-env",
-        )  # fmt: skip
-        config.write_text(toml)
-        proc = run(["evals", "@", str(config)], primerl_env(venv), work)
-        bodies = server.bodies
-    output = proc.stdout + proc.stderr
-    path = work / "out" / "rollouts" / "step_0" / "eval" / "all" / "traces.jsonl"
-    assert path.is_file(), output[-4000:]
-    lines = path.read_text(encoding="utf-8").splitlines()
-    raw = [trace for line in lines if line for trace in json.loads(line)["traces"]]
-    return StrictRun(raw, bodies, output)
+def strict_run(evals_output: EvalsOutput) -> StrictRun:
+    """The strict source of the evals run: a strict endpoint (HTTP 500 for a history with
+    tool-call arguments that are no JSON object, as llama.cpp and vLLM's chat preprocessing
+    answer), every row playing a policy whose first call is malformed (refused, then resent)
+    or raw source (repaired), under the package harness."""
+    assert evals_output.raw[STRICT], evals_output.output[-8000:]
+    return StrictRun(evals_output.raw[STRICT], evals_output.bodies[STRICT], evals_output.output)
 
 
 def _history_arguments(body: dict[str, Any]) -> list[str]:
@@ -481,31 +531,67 @@ def real_page_cache() -> Iterator[Path | None]:
         yield root
 
 
+@dataclass
+class Launch:
+    """One launcher command (``rl``/``sft @ <config> --dry-run``): its exit status and output."""
+
+    returncode: int
+    output: str
+    output_dir: Path
+
+
 @pytest.fixture(scope="module")
-def dry_runs(
+def launches(
     venv: Path, real_page_cache: Path | None, tmp_path_factory: pytest.TempPathFactory
-) -> list[DryRun]:
-    """``rl @ <config> --dry-run`` for every main config (each its own env-server ports)."""
+) -> dict[Path, Launch]:
+    """``rl @ <config> --dry-run`` for every main config (each its own env-server ports, the
+    cluster settings for a multi-node one) and ``sft @ <config> --dry-run`` for every main SFT
+    config, by config. All run in one process (``primerl_launch.py``: each command's own
+    console-script entry point with its command line, the environment reset between), since
+    importing prime-rl is most of a dry run's CPU time."""
     work = tmp_path_factory.mktemp("dry")
     base = free_port_block(2 * len(CONFIGS))
-
-    def dry_run(index: int, config: Path) -> DryRun:
-        target = work / config.stem
-        command = ["rl", "@", str(config), "--dry-run", "--output-dir", str(target)]
-        command += ["--orchestrator.env-server-base-port", str(base + 2 * index)]
+    jobs = []
+    for index, config in enumerate(CONFIGS):
+        args = ["@", str(config), "--dry-run", "--output-dir", str(work / config.stem)]
+        args += ["--orchestrator.env-server-base-port", str(base + 2 * index)]
         if _multi_node(config):  # the cluster settings, as the config's header says
-            command += [arg for key, value in CLUSTER.items() for arg in (f"--slurm.{key}", value)]
+            args += [arg for key, value in CLUSTER.items() for arg in (f"--slurm.{key}", value)]
             packages = "lib/python*/site-packages/prime_rl/templates"
             template = next(venv.glob(f"{packages}/multi_node_rl.sbatch.j2"))
-            command += ["--slurm.template-path", str(template)]
-        proc = run(command, primerl_env(venv), work)
-        assert proc.returncode == 0, (config.name, (proc.stdout + proc.stderr)[-4000:])
-        run_dirs = [p.parent.parent for p in target.rglob("configs/orchestrator.json")]
-        assert len(run_dirs) == 1, (config.name, run_dirs)
-        return DryRun(config, run_dirs[0], proc.stdout + proc.stderr, target)
+            args += ["--slurm.template-path", str(template)]
+        jobs.append((config, "rl", args))
+    for config in SFT_CONFIGS:
+        args = ["@", str(config), "--dry-run", "--output-dir", str(work / config.stem)]
+        jobs.append((config, "sft", args))
+    logs = [work / f"{config.stem}.log" for config, _, _ in jobs]
+    specs = [
+        {"command": command, "args": args, "log": str(log)}
+        for (_, command, args), log in zip(jobs, logs, strict=True)
+    ]
+    (work / "jobs.json").write_text(json.dumps(specs))
+    launcher = str(Path(__file__).with_name("primerl_launch.py"))
+    command = [str(venv / "bin" / "python"), launcher, "jobs.json", "results.json"]
+    proc = run(command, primerl_env(venv), work, timeout=1800)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
+    results = json.loads((work / "results.json").read_text())
+    return {
+        config: Launch(result["returncode"], log.read_text(), work / config.stem)
+        for (config, _, _), log, result in zip(jobs, logs, results, strict=True)
+    }
 
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        return list(pool.map(dry_run, range(len(CONFIGS)), CONFIGS))
+
+@pytest.fixture(scope="module")
+def dry_runs(launches: dict[Path, Launch]) -> list[DryRun]:
+    """The ``rl --dry-run`` of every main config: each succeeded and wrote one run."""
+    out = []
+    for config in CONFIGS:
+        launch = launches[config]
+        assert launch.returncode == 0, (config.name, launch.output[-4000:])
+        run_dirs = [p.parent.parent for p in launch.output_dir.rglob("configs/orchestrator.json")]
+        assert len(run_dirs) == 1, (config.name, run_dirs)
+        out.append(DryRun(config, run_dirs[0], launch.output, launch.output_dir))
+    return out
 
 
 def _multi_node(config: Path) -> bool:
@@ -640,26 +726,17 @@ def test_launcher_env_servers_run_like_the_engine(
 
 # --- the SFT launcher: sft --dry-run for every main SFT config ------------------------------
 
-SFT_CONFIGS = sorted(
-    ROOT / entry["file"]
-    for entry in json.loads((ROOT / "configs" / "registry.json").read_text())["configs"]
-    if entry["kind"] == "sft" and entry["prime_rl"]["ref"] == "main"
-)
 
-
-def test_every_sft_config_dry_runs(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_every_sft_config_dry_runs(launches: dict[Path, Launch]) -> None:
     """``sft @ <config> --dry-run``: prime-rl's own launcher accepts each SFT config and writes
     the resolved config, reading our episodes (``bs4-env sft-data``) with the assistant-only
     loss mask. The Qwen2.5-Coder configs pass its typed-renderer check only through this
     package's renderer, which the launcher imports from the installed checkout."""
     assert len(SFT_CONFIGS) >= 4
-    work = tmp_path_factory.mktemp("sft-dry")
     for config in SFT_CONFIGS:
-        target = work / config.stem
-        command = ["sft", "@", str(config), "--dry-run", "--output-dir", str(target)]
-        proc = run(command, primerl_env(venv), work)
-        assert proc.returncode == 0, (config.name, (proc.stdout + proc.stderr)[-4000:])
-        written = [json.loads(p.read_text()) for p in target.rglob("configs/sft.json")]
+        launch = launches[config]
+        assert launch.returncode == 0, (config.name, launch.output[-4000:])
+        written = [json.loads(p.read_text()) for p in launch.output_dir.rglob("configs/sft.json")]
         assert len(written) == 1, config.name
         data = written[0]["data"]
         assert data["type"] == "sft" and data["name"] == "outputs/sft-data", config.name
