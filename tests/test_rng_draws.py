@@ -171,11 +171,23 @@ def _plain_menu(rng: Random, rank: int) -> str:
     )
 
 
+def _plain_sprite(rng: Random, rank: int) -> str:
+    symbols = _amount(rng, rank, 3)
+    body = "".join(
+        f'<symbol id="i-{token(rng, 6)}" viewBox="0 0 24 24">'
+        f'<path d="{bulk._PATHS[rng.getrandbits(6)]}"/></symbol>'
+        for _ in range(symbols)
+    )
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" style="display:none">{body}</svg>\n'
+    return svg if symbols else ""
+
+
 @pytest.mark.parametrize("rank", [0, 1, 2, 3])
 def test_page_bulk_is_its_plain_definition(rank: int) -> None:
     seeds = range(60)
     _same(lambda r: bulk.inline_css(r, rank), lambda r: _plain_css(r, rank), seeds)
     _same(lambda r: bulk.mega_menu(r, rank), lambda r: _plain_menu(r, rank), seeds)
+    _same(lambda r: bulk.icon_sprite(r, rank), lambda r: _plain_sprite(r, rank), seeds)
     for lang in ("en", "zh-Hant", 'x"é'):
         _same(
             lambda r, g=lang: bulk.config_script(r, rank, g),

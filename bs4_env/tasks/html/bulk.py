@@ -168,9 +168,15 @@ def icon_sprite(rng: Random, rank: int) -> str:
     symbols = _amount(rng, rank, 3)
     if not symbols:
         return ""
-    body = "".join(
-        f'<symbol id="i-{token(rng, 6)}" viewBox="0 0 24 24"><path d="{_PATHS[rng.getrandbits(6)]}"'
-        "/></symbol>"
-        for _ in range(symbols)
-    )
+    # Per symbol ``token(rng, 6)`` written out (the same ``getrandbits(30)``, read the same
+    # way), then the path's ``getrandbits(6)``.
+    getrandbits, triples, paths = rng.getrandbits, TOKEN_TRIPLES, _PATHS
+    parts = []
+    for _ in range(symbols):
+        name = getrandbits(30)
+        parts.append(
+            f'<symbol id="i-{triples[name & 0x7FFF]}{triples[name >> 15]}" viewBox="0 0 24 24">'
+            f'<path d="{paths[getrandbits(6)]}"/></symbol>'
+        )
+    body = "".join(parts)
     return f'<svg xmlns="http://www.w3.org/2000/svg" style="display:none">{body}</svg>\n'
