@@ -19,7 +19,7 @@ from random import Random
 import pytest
 
 from bs4_env.tasks.html import articles, bulk, feeds, glyph_fonts, listing, pools, walls
-from bs4_env.tasks.rng import between, sample, token
+from bs4_env.tasks.rng import between, sample, shuffle, token, weighted
 
 SEEDS = range(200)
 
@@ -61,6 +61,40 @@ def test_sample_is_random_sample(size: int) -> None:
 def test_sample_refuses_too_large_a_sample() -> None:
     with pytest.raises(ValueError, match="larger than population"):
         sample(Random(1), (1, 2), 3)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 8, 9, 16, 17, 40])
+def test_shuffle_is_random_shuffle(size: int) -> None:
+    def fast(r: Random) -> list[int]:
+        items = list(range(size))
+        shuffle(r, items)
+        return items
+
+    def plain(r: Random) -> list[int]:
+        items = list(range(size))
+        r.shuffle(items)
+        return items
+
+    _same(fast, plain)
+
+
+@pytest.mark.parametrize(
+    "cum_weights",
+    [(1,), (3, 5, 7, 8, 9), (0.5, 0.5, 1.75), (0.0, 1 / 3, 1 / 3 + 1 / 2, 1.0), (2, 2, 2, 4)],
+)
+def test_weighted_is_random_choices(cum_weights: tuple[float, ...]) -> None:
+    population = [f"x{i}" for i in range(len(cum_weights))]
+    _same(
+        lambda r: [weighted(r, population, cum_weights) for _ in range(30)],
+        lambda r: [r.choices(population, cum_weights=cum_weights)[0] for _ in range(30)],
+    )
+
+
+@pytest.mark.parametrize("cum_weights", [(0, 0), (1.0, float("inf")), (1.0, float("nan")), (1,)])
+def test_weighted_refuses_what_choices_refuses(cum_weights: tuple[float, ...]) -> None:
+    for draw in (weighted, lambda r, p, c: r.choices(p, cum_weights=c)[0]):
+        with pytest.raises(ValueError):
+            draw(Random(1), ["a", "b"], cum_weights)
 
 
 def test_pool_draws_are_choice_and_randint() -> None:

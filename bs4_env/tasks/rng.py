@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from bisect import bisect
+from collections.abc import MutableSequence, Sequence
 from math import ceil, log
 from random import Random
 from typing import TypeVar
@@ -67,6 +68,30 @@ def sample(rng: Random, population: Sequence[T], k: int) -> list[T]:
         result.append(pool[j])
         pool[j] = pool[left - 1]
     return result
+
+
+def shuffle(rng: Random, items: MutableSequence[T]) -> None:
+    """``rng.shuffle(items)``: the same swaps from the same draws (``Random._randbelow``'s,
+    written out as in ``between``), without a method call per element; pages shuffle their
+    widgets, blocks and sections a dozen times each."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def weighted(rng: Random, population: Sequence[T], cum_weights: Sequence[float]) -> T:
+    """``rng.choices(population, cum_weights=cum_weights)[0]``: the same ``rng.random()``
+    draw, scaled and bisected the same way, without building a list per call."""
+    if len(cum_weights) != len(population):
+        raise ValueError("The number of weights does not match the population")
+    total = cum_weights[-1] + 0.0
+    if not 0.0 < total < float("inf"):
+        raise ValueError(f"total of weights must be positive and finite, not {total}")
+    return population[bisect(cum_weights, rng.random() * total, 0, len(population) - 1)]
 
 
 TOKEN_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # 32 symbols, no look-alikes
