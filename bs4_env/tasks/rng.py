@@ -112,29 +112,33 @@ def token(rng: Random, n: int = 6) -> str:
     are cut off, so any ``n`` gives the same string as a character-by-character loop.
     """
     bits = rng.getrandbits(5 * n)
-    if n == 6:
-        return TOKEN_TRIPLES[bits & 0x7FFF] + TOKEN_TRIPLES[bits >> 15]
-    # Up to nine characters without a loop: pages draw 7-character CSS class names by the
-    # hundred (``bulk.inline_css``). The last triple's unused characters read bits that are
-    # zero, so slicing them off gives what the loop below gives.
-    if n == 7:
+    triples = TOKEN_TRIPLES
+    # Up to twelve characters without a loop, by length as pages use them (6, 8, 10 and 5
+    # the most): the last triple's unused characters read bits that are zero, so slicing
+    # them off gives what the loop below gives.
+    if n <= 6:
+        if n == 6:
+            return triples[bits & 0x7FFF] + triples[bits >> 15]
+        if n > 3:
+            return triples[bits & 0x7FFF] + triples[bits >> 15][: n - 3]
+        return triples[bits][:n]
+    if n <= 9:
         return (
-            TOKEN_TRIPLES[bits & 0x7FFF]
-            + TOKEN_TRIPLES[(bits >> 15) & 0x7FFF]
-            + TOKEN_ALPHABET[bits >> 30]
+            triples[bits & 0x7FFF]
+            + triples[(bits >> 15) & 0x7FFF]
+            + (TOKEN_ALPHABET[bits >> 30] if n == 7 else triples[bits >> 30][: n - 6])
         )
-    if 3 < n < 6:
-        return TOKEN_TRIPLES[bits & 0x7FFF] + TOKEN_TRIPLES[bits >> 15][: n - 3]
-    if 7 < n <= 9:
+    if n <= 12:
         return (
-            TOKEN_TRIPLES[bits & 0x7FFF]
-            + TOKEN_TRIPLES[(bits >> 15) & 0x7FFF]
-            + TOKEN_TRIPLES[bits >> 30][: n - 6]
+            triples[bits & 0x7FFF]
+            + triples[(bits >> 15) & 0x7FFF]
+            + triples[(bits >> 30) & 0x7FFF]
+            + triples[bits >> 45][: n - 9]
         )
     # A loop, not a join over a list: about twice as fast for the short lengths pages use.
     text = ""
     while n >= 3:
-        text += TOKEN_TRIPLES[bits & 0x7FFF]
+        text += triples[bits & 0x7FFF]
         bits >>= 15
         n -= 3
-    return text + TOKEN_TRIPLES[bits][:n] if n else text
+    return text + triples[bits][:n] if n else text
