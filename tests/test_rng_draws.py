@@ -19,7 +19,16 @@ from random import Random
 import pytest
 
 from bs4_env.tasks.html import articles, bulk, feeds, glyph_fonts, listing, pools, walls
-from bs4_env.tasks.rng import between, sample, shuffle, token, weighted
+from bs4_env.tasks.rng import (
+    TaskRandom,
+    between,
+    derive_seed,
+    sample,
+    shuffle,
+    task_rng,
+    token,
+    weighted,
+)
 
 SEEDS = range(200)
 
@@ -39,6 +48,86 @@ def test_between_is_randint(low: int, high: int) -> None:
         lambda r: [between(r, low, high) for _ in range(20)],
         lambda r: [r.randint(low, high) for _ in range(20)],
     )
+
+
+def _same_task_random(
+    fast: Callable[[Random], object], plain: Callable[[Random], object], seeds: range = SEEDS
+) -> None:
+    """``fast`` on a ``TaskRandom`` and ``plain`` on a ``Random`` of the same seed."""
+    for seed in seeds:
+        a, b = TaskRandom(seed), Random(seed)
+        assert fast(a) == plain(b), seed
+        assert a.getstate() == b.getstate(), f"seed {seed}: other draws were consumed"
+
+
+def test_task_rng_is_the_seeded_random() -> None:
+    for seed in range(20):
+        rng = task_rng("sample_archetype", seed)
+        assert isinstance(rng, TaskRandom)
+        assert rng.getstate() == Random(derive_seed("sample_archetype", seed)).getstate()
+
+
+@pytest.mark.parametrize("low, high", [(0, 0), (0, 1), (0, 9), (15, 140), (1000, 99999), (-3, 64)])
+def test_task_random_draws_are_randoms(low: int, high: int) -> None:
+    """``TaskRandom``'s written-out methods against ``Random``'s, on the same seeds."""
+    size = high - low + 1
+    items = [f"x{i}" for i in range(min(size, 64))]  # the large sizes: as a range below
+    _same_task_random(
+        lambda r: [r.randint(low, high) for _ in range(20)],
+        lambda r: [Random.randint(r, low, high) for _ in range(20)],
+    )
+    _same_task_random(
+        lambda r: [(r.randrange(low, high + 1), r.randrange(size)) for _ in range(20)],
+        lambda r: [
+            (Random.randrange(r, low, high + 1), Random.randrange(r, size)) for _ in range(20)
+        ],
+    )
+    for seq in (items, tuple(items), range(low, high + 1), "".join(items)):
+        _same_task_random(
+            lambda r, q=seq: [r.choice(q) for _ in range(20)],
+            lambda r, q=seq: [Random.choice(r, q) for _ in range(20)],
+        )
+
+    def shuffled(r: Random, method: Callable[[Random, list[str]], None]) -> list[str]:
+        copy = list(items)
+        method(r, copy)
+        return copy
+
+    _same_task_random(
+        lambda r: shuffled(r, TaskRandom.shuffle), lambda r: shuffled(r, Random.shuffle)
+    )
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda r: r.randrange(10, 55, 5),
+        lambda r: r.randrange(30, 0, -7),
+        lambda r: r.randint(True, 4),
+        lambda r: r.randrange(3, 9, 1),
+    ],
+)
+def test_task_random_hands_other_arguments_to_random(call: Callable[[Random], object]) -> None:
+    _same_task_random(call, call, range(50))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda r: r.randint(5, 4),
+        lambda r: r.randrange(0),
+        lambda r: r.randrange(-2),
+        lambda r: r.randrange(7, 7),
+        lambda r: r.choice([]),
+        lambda r: r.randrange(1, 5, 0),
+    ],
+)
+def test_task_random_refuses_what_random_refuses(call: Callable[[Random], object]) -> None:
+    with pytest.raises((ValueError, IndexError)) as fast:
+        call(TaskRandom(1))
+    with pytest.raises((ValueError, IndexError)) as plain:
+        call(Random(1))
+    assert fast.type is plain.type
 
 
 def test_between_refuses_an_empty_range() -> None:
