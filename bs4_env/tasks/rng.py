@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from bisect import bisect
+from collections.abc import MutableSequence, Sequence
 from math import ceil, log
 from random import Random
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
 
 T = TypeVar("T")
 
@@ -17,9 +21,59 @@ def derive_seed(archetype_id: str, seed: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+class TaskRandom(Random):
+    """A ``random.Random`` whose hottest methods are written out: ``randint``, ``randrange``
+    (integer bounds, step 1), ``choice`` and ``shuffle`` make Random's very draws
+    (``Random._randbelow``: ``getrandbits(k)``, ``k`` the bit length of the range's size,
+    drawn again while out of range) in one Python call instead of two or three, with the
+    same results and the same generator state after (tests/test_rng_draws.py). Generators
+    call them by the hundred thousand; any other argument goes to ``Random``'s own method.
+    """
+
+    def randint(self, a: int, b: int) -> int:
+        if type(a) is not int or type(b) is not int:
+            return super().randint(a, b)
+        n = b - a + 1
+        if n <= 0:
+            raise ValueError(f"empty range for randrange() ({a}, {b + 1}, {n})")
+        getrandbits = self.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return a + r
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        if step != 1 or type(start) is not int or (stop is not None and type(stop) is not int):
+            return super().randrange(start, stop, step)
+        low, n = (0, start) if stop is None else (start, stop - start)
+        if n <= 0:
+            return super().randrange(start, stop, step)  # Random's error for an empty range
+        getrandbits = self.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return low + r
+
+    def choice(self, seq: SupportsLenAndGetItem[T]) -> T:
+        n = len(seq)
+        if not n:
+            raise IndexError("Cannot choose from an empty sequence")
+        getrandbits = self.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return seq[r]
+
+    def shuffle(self, x: MutableSequence[object]) -> None:
+        shuffle(self, x)
+
+
 def task_rng(archetype_id: str, seed: int) -> Random:
     """The only source of randomness a generator may use for this task."""
-    return Random(derive_seed(archetype_id, seed))
+    return TaskRandom(derive_seed(archetype_id, seed))
 
 
 def between(rng: Random, low: int, high: int) -> int:
@@ -69,6 +123,30 @@ def sample(rng: Random, population: Sequence[T], k: int) -> list[T]:
     return result
 
 
+def shuffle(rng: Random, items: MutableSequence[T]) -> None:
+    """``rng.shuffle(items)``: the same swaps from the same draws (``Random._randbelow``'s,
+    written out as in ``between``), without a method call per element; pages shuffle their
+    widgets, blocks and sections a dozen times each."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def weighted(rng: Random, population: Sequence[T], cum_weights: Sequence[float]) -> T:
+    """``rng.choices(population, cum_weights=cum_weights)[0]``: the same ``rng.random()``
+    draw, scaled and bisected the same way, without building a list per call."""
+    if len(cum_weights) != len(population):
+        raise ValueError("The number of weights does not match the population")
+    total = cum_weights[-1] + 0.0
+    if not 0.0 < total < float("inf"):
+        raise ValueError(f"total of weights must be positive and finite, not {total}")
+    return population[bisect(cum_weights, rng.random() * total, 0, len(population) - 1)]
+
+
 TOKEN_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # 32 symbols, no look-alikes
 
 
@@ -87,29 +165,33 @@ def token(rng: Random, n: int = 6) -> str:
     are cut off, so any ``n`` gives the same string as a character-by-character loop.
     """
     bits = rng.getrandbits(5 * n)
-    if n == 6:
-        return TOKEN_TRIPLES[bits & 0x7FFF] + TOKEN_TRIPLES[bits >> 15]
-    # Up to nine characters without a loop: pages draw 7-character CSS class names by the
-    # hundred (``bulk.inline_css``). The last triple's unused characters read bits that are
-    # zero, so slicing them off gives what the loop below gives.
-    if n == 7:
+    triples = TOKEN_TRIPLES
+    # Up to twelve characters without a loop, by length as pages use them (6, 8, 10 and 5
+    # the most): the last triple's unused characters read bits that are zero, so slicing
+    # them off gives what the loop below gives.
+    if n <= 6:
+        if n == 6:
+            return triples[bits & 0x7FFF] + triples[bits >> 15]
+        if n > 3:
+            return triples[bits & 0x7FFF] + triples[bits >> 15][: n - 3]
+        return triples[bits][:n]
+    if n <= 9:
         return (
-            TOKEN_TRIPLES[bits & 0x7FFF]
-            + TOKEN_TRIPLES[(bits >> 15) & 0x7FFF]
-            + TOKEN_ALPHABET[bits >> 30]
+            triples[bits & 0x7FFF]
+            + triples[(bits >> 15) & 0x7FFF]
+            + (TOKEN_ALPHABET[bits >> 30] if n == 7 else triples[bits >> 30][: n - 6])
         )
-    if 3 < n < 6:
-        return TOKEN_TRIPLES[bits & 0x7FFF] + TOKEN_TRIPLES[bits >> 15][: n - 3]
-    if 7 < n <= 9:
+    if n <= 12:
         return (
-            TOKEN_TRIPLES[bits & 0x7FFF]
-            + TOKEN_TRIPLES[(bits >> 15) & 0x7FFF]
-            + TOKEN_TRIPLES[bits >> 30][: n - 6]
+            triples[bits & 0x7FFF]
+            + triples[(bits >> 15) & 0x7FFF]
+            + triples[(bits >> 30) & 0x7FFF]
+            + triples[bits >> 45][: n - 9]
         )
     # A loop, not a join over a list: about twice as fast for the short lengths pages use.
     text = ""
     while n >= 3:
-        text += TOKEN_TRIPLES[bits & 0x7FFF]
+        text += triples[bits & 0x7FFF]
         bits >>= 15
         n -= 3
-    return text + TOKEN_TRIPLES[bits][:n] if n else text
+    return text + triples[bits][:n] if n else text

@@ -54,7 +54,7 @@ from bs4_env.tasks.html import (
 from bs4_env.tasks.html import tables as tb
 from bs4_env.tasks.html.copy_layouts import SUBJECT_MARKS, marks_in
 from bs4_env.tasks.model import LimitReason
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import between, token
 
 
 @dataclass(frozen=True)
@@ -169,14 +169,18 @@ def text_image(rng: Random, page: str) -> Copy:
 def endless_feed(rng: Random, page: str) -> Copy:
     """As ``infinite_scroll``: a listing's first screen, its trigger and loader."""
     fmt = listing.price_style(rng)
-    names = pools.unique(rng, pools.product_name, rng.randint(8, 18))
-    cards = feeds.draw_cards(rng, names, fmt)
-    shown = rng.randint(3, min(8, len(cards) - 3))
+    names = pools.unique(rng, pools.product_name, between(rng, 8, 18))
+    draws = feeds.card_draws(rng, len(names))
+    shown = between(rng, 3, min(8, len(names) - 3))
+    # The first screen shows the first cards only: the others are drawn, not built.
+    cards = [feeds.card(name, fmt, d) for name, d in zip(names[:shown], draws, strict=False)]
     list_id = f"items-{token(rng, 6)}"
     trigger = feeds.trigger(rng, list_id, feeds.next_page_url(rng))
     hiding = rng.randrange(len(feeds.HIDING))
     style = rng.randrange(feeds.CARD_STYLES)
-    screen = feeds.first_screen(rng, cards, style, shown, list_id, hiding, trigger)
+    screen = feeds.first_screen(
+        rng, cards, style, shown, list_id, hiding, trigger, total=len(names)
+    )
     return _framed(rng, "listing", screen, page)
 
 

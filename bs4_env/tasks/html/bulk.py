@@ -12,8 +12,10 @@ import json
 from html import escape
 from random import Random
 
+import numpy as np
+
 from bs4_env.tasks.html import pools
-from bs4_env.tasks.rng import TOKEN_ALPHABET, TOKEN_TRIPLES, token
+from bs4_env.tasks.rng import TOKEN_ALPHABET, TOKEN_TRIPLES, between, token
 
 # Per difficulty rank: (CSS rules, config keys, mega-menu groups, sprite symbols) ranges.
 _BULK_PER_RANK: dict[int, tuple[tuple[int, int], ...]] = {
@@ -40,17 +42,24 @@ _PATHS = tuple(
 )
 
 
-# A CSS rule's end for each (last name character, declaration block) pair: the character,
-# then the block in braces.
-_RULE_ENDS = tuple(
-    f"{symbol}{{{declarations}}}" for symbol in TOKEN_ALPHABET for declarations in _DECLARATIONS
-)
-
 # A flag's JSON value for each 12-bit draw: a boolean (bit 0) when bit 1 is set, else the
-# integer of the upper ten bits.
-_FLAG_VALUES = tuple(
-    ("true" if bits & 1 else "false") if bits & 2 else str(bits >> 2) for bits in range(1 << 12)
+# integer of the upper ten bits; then the separator before the next flag.
+_FLAG_VALUES = np.array(
+    [
+        f"{('true' if bits & 1 else 'false') if bits & 2 else bits >> 2}, "
+        for bits in range(1 << 12)
+    ],
+    dtype=object,
 )
+# A rule's declaration block, closed.
+_BLOCKS = np.array([f"{block}}}" for block in _DECLARATIONS], dtype=object)
+# Names are built as arrays of code points (``TOKEN_ALPHABET``'s, by 5-bit value) and read
+# as fixed-width strings: a name's character ``i`` is bits ``5 i`` to ``5 i + 4`` of its
+# draw, as ``token`` reads them.
+_CODES = np.array([ord(symbol) for symbol in TOKEN_ALPHABET], dtype=np.uint32)
+_SIX = np.arange(0, 30, 5, dtype=np.uint32)  # the shifts of a name's first six characters
+_FLAG_START = np.array([ord(c) for c in '"exp_'], dtype=np.uint32)
+_FLAG_COLON = np.array([ord(c) for c in '": '], dtype=np.uint32)
 
 # pools.WORDS titled and escaped once, in the same order, so ``rng.choice`` draws the same
 # index as it would from pools.WORDS (a menu link costs no escaping at page build time).
@@ -59,28 +68,45 @@ _LINK_WORDS = tuple(escape(word.title()) for word in pools.WORDS)
 
 def _amount(rng: Random, rank: int, which: int) -> int:
     low, high = _BULK_PER_RANK[rank][which]
-    return rng.randint(low, high) if high else 0
+    return between(rng, low, high) if high else 0
+
+
+def _outputs(rng: Random, count: int) -> np.ndarray:
+    """The generator's next ``count`` 32-bit outputs, in order, as one wide draw.
+
+    ``Random.getrandbits(k)`` fills its result 32-bit word by word from the least
+    significant end, one generator output a word, keeping the top ``k`` bits of an output
+    when ``k < 32``: so ``getrandbits(32 * count)``, read as little-endian words, is the
+    outputs in draw order, and any sequence of narrow draws is read off them (``getrandbits(6)``
+    is an output's top 6 bits, ``getrandbits(35)`` one output with the top 3 bits of the
+    next above it). Pages draw hundreds of CSS rules and config flags: drawn and read this
+    way (numpy does the bit work and builds the names) they cost about a third less.
+    """
+    wide = rng.getrandbits(32 * count).to_bytes(4 * count, "little")
+    return np.frombuffer(wide, dtype="<u4")
+
+
+def _joined(heads: np.ndarray, tails: np.ndarray) -> str:
+    """Each row of code points ``heads`` read as a string, followed by its ``tails`` string."""
+    rows = np.empty((len(heads), 2), dtype=object)
+    rows[:, 0] = heads.view(f"U{heads.shape[1]}").ravel()
+    rows[:, 1] = tails
+    return "".join(rows.ravel().tolist())
 
 
 def inline_css(rng: Random, rank: int) -> str:
     rules = _amount(rng, rank, 0)
     if not rules:
         return ""
-    # The hottest loop of page building (hundreds of rules a page): ``token(rng, 7)`` is
-    # written out inline (the same ``getrandbits(35)`` draw read the same way, then the
-    # block's draw), which halves its cost; the name's last character and the block are
-    # one lookup (``_RULE_ENDS``), one f-string a rule (measured: concatenation, or one
-    # wide draw for all rules, cost more).
-    getrandbits = rng.getrandbits
-    triples, ends = TOKEN_TRIPLES, _RULE_ENDS
-    parts = []
-    for _ in range(rules):
-        bits = getrandbits(35)
-        parts.append(
-            f".{triples[bits & 0x7FFF]}{triples[(bits >> 15) & 0x7FFF]}"
-            f"{ends[(bits >> 30) << 6 | getrandbits(6)]}"
-        )
-    return f"<style>{''.join(parts)}</style>"
+    # Per rule ``token(rng, 7)`` (``getrandbits(35)``: outputs 0 and 1) and the block's
+    # ``getrandbits(6)`` (output 2); the name's last character is the draw's bits 30-34.
+    outputs = _outputs(rng, 3 * rules).reshape(rules, 3)
+    name = outputs[:, 0]
+    heads = np.empty((rules, 9), dtype=np.uint32)  # ".", the name, "{"
+    heads[:, 0], heads[:, 8] = ord("."), ord("{")
+    heads[:, 1:7] = _CODES[(name[:, None] >> _SIX) & 31]
+    heads[:, 7] = _CODES[(name >> 30) | (outputs[:, 1] >> 29) << 2]
+    return f"<style>{_joined(heads, _BLOCKS[outputs[:, 2] >> 26])}</style>"
 
 
 def config_script(rng: Random, rank: int, lang: str = "en") -> str:
@@ -88,18 +114,20 @@ def config_script(rng: Random, rank: int, lang: str = "en") -> str:
     if not keys:
         return ""
     # The JSON json.dumps writes, built from the values' JSON text: flag names are token
-    # characters (nothing to escape), values booleans or integers. A dict still, so a
-    # flag name drawn twice keeps its first place and its last value, as in a dumped dict.
-    # Per flag a value (``getrandbits(12)``, its JSON text looked up in ``_FLAG_VALUES``)
-    # and a name (``token(rng, 6)`` written out: the same ``getrandbits(30)``, read the same
-    # way): about a fifth cheaper than building both per flag.
-    getrandbits, triples, values = rng.getrandbits, TOKEN_TRIPLES, _FLAG_VALUES
-    flags: dict[str, str] = {}
-    for _ in range(keys):
-        value = values[getrandbits(12)]
-        name = getrandbits(30)
-        flags[triples[name & 0x7FFF] + triples[name >> 15]] = value
-    body = ", ".join([f'"exp_{name}": {value}' for name, value in flags.items()])
+    # characters (nothing to escape), values booleans or integers. Per flag a value
+    # (``getrandbits(12)``: an output) and a name (``token(rng, 6)``: ``getrandbits(30)``,
+    # the next). Gathered in a dict by name, as a dumped dict holds them: a name drawn
+    # twice keeps its first place and its last value.
+    outputs = _outputs(rng, 2 * keys).reshape(keys, 2)
+    names, values = outputs[:, 1] >> 2, outputs[:, 0] >> 20
+    flags = dict(zip(names.tolist(), values.tolist(), strict=True))
+    if len(flags) < keys:  # a name drawn twice (rare: 30-bit names)
+        names = np.fromiter(flags.keys(), dtype=np.uint32, count=len(flags))
+        values = np.fromiter(flags.values(), dtype=np.uint32, count=len(flags))
+    heads = np.empty((len(flags), 14), dtype=np.uint32)  # '"exp_', the name, '": '
+    heads[:, :5], heads[:, 11:] = _FLAG_START, _FLAG_COLON
+    heads[:, 5:11] = _CODES[(names[:, None] >> _SIX) & 31]
+    body = _joined(heads, _FLAG_VALUES[values])[:-2]
     config = f'{{"build": "{token(rng, 10)}", "locale": {json.dumps(lang)}, "flags": {{{body}}}}}'
     return f"<script>window.__APP_CONFIG__ = {config};</script>"
 
@@ -117,7 +145,7 @@ def mega_menu(rng: Random, rank: int) -> str:
     for _ in range(groups):
         heading = escape(rng.choice(pools.NOUNS))
         links = []
-        for _ in range(rng.randint(6, 12)):
+        for _ in range(between(rng, 6, 12)):
             slug = getrandbits(30)
             word = getrandbits(k_words)
             while word >= n_words:
@@ -135,9 +163,15 @@ def icon_sprite(rng: Random, rank: int) -> str:
     symbols = _amount(rng, rank, 3)
     if not symbols:
         return ""
-    body = "".join(
-        f'<symbol id="i-{token(rng, 6)}" viewBox="0 0 24 24"><path d="{_PATHS[rng.getrandbits(6)]}"'
-        "/></symbol>"
-        for _ in range(symbols)
-    )
+    # Per symbol ``token(rng, 6)`` written out (the same ``getrandbits(30)``, read the same
+    # way), then the path's ``getrandbits(6)``.
+    getrandbits, triples, paths = rng.getrandbits, TOKEN_TRIPLES, _PATHS
+    parts = []
+    for _ in range(symbols):
+        name = getrandbits(30)
+        parts.append(
+            f'<symbol id="i-{triples[name & 0x7FFF]}{triples[name >> 15]}" viewBox="0 0 24 24">'
+            f'<path d="{paths[getrandbits(6)]}"/></symbol>'
+        )
+    body = "".join(parts)
     return f'<svg xmlns="http://www.w3.org/2000/svg" style="display:none">{body}</svg>\n'

@@ -17,7 +17,7 @@ from bs4_env.tasks.html import bulk, lookalikes, pools, sites, widgets
 from bs4_env.tasks.html.blocker_copies import Copy
 from bs4_env.tasks.html.chrome_text import ChromeText, chrome_text
 from bs4_env.tasks.model import DIFFICULTY_RANK, Difficulty, LimitReason
-from bs4_env.tasks.rng import sample, token
+from bs4_env.tasks.rng import between, sample, shuffle, token
 
 _NOISE_PER_RANK = {0: (0, 0), 1: (1, 3), 2: (3, 6), 3: (6, 11)}
 MAIN_SHARE = 0.5
@@ -80,7 +80,7 @@ _NOISE = (_ad, _related, _newsletter, _hidden_modal, _tracking, _comment)
 def noise_blocks(rng: Random, difficulty: Difficulty, text: ChromeText) -> list[str]:
     """Random noise fragments; more of them at higher difficulty."""
     low, high = _NOISE_PER_RANK[DIFFICULTY_RANK[difficulty]]
-    return [rng.choice(_NOISE)(rng, text) for _ in range(rng.randint(low, high))]
+    return [rng.choice(_NOISE)(rng, text) for _ in range(between(rng, low, high))]
 
 
 def site_name(rng: Random) -> tuple[str, str]:
@@ -142,10 +142,10 @@ def wrap_page(
             blocks.append(widget)
     if in_main:
         parts_in_main = [main_html, *in_main]
-        rng.shuffle(parts_in_main)
+        shuffle(rng, parts_in_main)
         main_html = "\n".join(parts_in_main)
-    rng.shuffle(blocks)
-    split = rng.randint(0, len(blocks))
+    shuffle(rng, blocks)
+    split = between(rng, 0, len(blocks))
     crumbs = ""
     if breadcrumbs:
         crumb_items = "".join(

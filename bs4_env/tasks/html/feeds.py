@@ -69,18 +69,20 @@ _ITEM_ID_COUNT = _ITEM_IDS[1] - _ITEM_IDS[0] + 1
 _ITEM_ID_BITS = _ITEM_ID_COUNT.bit_length()
 
 
-def draw_cards(rng: Random, names: Sequence[str], fmt: listing.PriceFormat) -> list[Card]:
+def card_draws(rng: Random, count: int) -> list[tuple[int, int, int, int]]:
+    """Every draw of ``count`` cards of one list, in order: per card its price in cents, its
+    link's 40 random bits, its item id and its thumbnail's 40 random bits (``card`` makes a
+    card of them). A copy of a listing shows only its first cards: the rest are drawn all
+    the same, and only the shown ones built."""
     # Every page carries copies of listings (``blocker_copies``), so cards are drawn by the
     # ten thousand: ``token(rng, 8)`` (``getrandbits(40)``) and ``rng.randint`` are written
     # out as the same draws read the same way (``rng.between``).
-    getrandbits, triples = rng.getrandbits, TOKEN_TRIPLES
-    cards: list[Card] = []
+    getrandbits = rng.getrandbits
+    draws = []
     taken: set[int] = set()
-    for name in names:
-        price = fmt(listing.cents(rng))
-        bits = getrandbits(40)
-        slug = triples[bits & 0x7FFF] + triples[(bits >> 15) & 0x7FFF] + triples[bits >> 30][:2]
-        href = f"/p/{slug}"
+    for _ in range(count):
+        price = listing.cents(rng)
+        link = getrandbits(40)
         item_id = getrandbits(_ITEM_ID_BITS)
         while item_id >= _ITEM_ID_COUNT:
             item_id = getrandbits(_ITEM_ID_BITS)
@@ -91,11 +93,22 @@ def draw_cards(rng: Random, names: Sequence[str], fmt: listing.PriceFormat) -> l
         while item_id in taken:
             item_id += 1
         taken.add(item_id)
-        bits = getrandbits(40)
-        slug = triples[bits & 0x7FFF] + triples[(bits >> 15) & 0x7FFF] + triples[bits >> 30][:2]
-        thumb = f"/media/thumbs/{slug}.jpg"
-        cards.append(Card(name=name, price=price, href=href, item_id=item_id, thumb=thumb))
-    return cards
+        draws.append((price, link, item_id, getrandbits(40)))
+    return draws
+
+
+def card(name: str, fmt: listing.PriceFormat, draws: tuple[int, int, int, int]) -> Card:
+    """The card of ``name`` made of its draws (``card_draws``), its price shown by ``fmt``."""
+    price, link, item_id, thumb = draws
+    triples = TOKEN_TRIPLES
+    slug = triples[link & 0x7FFF] + triples[(link >> 15) & 0x7FFF] + triples[link >> 30][:2]
+    image = triples[thumb & 0x7FFF] + triples[(thumb >> 15) & 0x7FFF] + triples[thumb >> 30][:2]
+    return Card(name, fmt(price), f"/p/{slug}", item_id, f"/media/thumbs/{image}.jpg")
+
+
+def draw_cards(rng: Random, names: Sequence[str], fmt: listing.PriceFormat) -> list[Card]:
+    """A card for each of ``names``, in order."""
+    return [card(name, fmt, d) for name, d in zip(names, card_draws(rng, len(names)), strict=True)]
 
 
 CARD_STYLES = 3
@@ -200,9 +213,12 @@ def first_screen(
     hiding: int,
     trigger: Trigger,
     after_list: str = "",
+    *,
+    total: int | None = None,
 ) -> str:
     """A feed's first screen: count line, collapsed sort menu, the first ``shown`` cards
-    (and skeletons), ``after_list``, then the trigger and its loader.
+    (and skeletons), ``after_list``, then the trigger and its loader. ``total`` is how many
+    items the list has (``len(cards)`` if None: ``cards`` may then hold only the shown).
 
     A third of feeds, of every kind, carry the hidden line the loader shows at the end.
     """
@@ -212,7 +228,7 @@ def first_screen(
     )
     end = '<p class="end-of-list" hidden>You have seen all items.</p>'
     return (
-        count_line(shown, len(cards))
+        count_line(shown, len(cards) if total is None else total)
         + hidden_list(hiding, "sort-options", options)
         + list_html([card_html(card, style) for card in cards[:shown]] + skeletons(rng), list_id)
         + after_list

@@ -15,7 +15,7 @@ from bs4_env.tasks.html import media_facts, pools
 from bs4_env.tasks.html.media_facts import Fact
 from bs4_env.tasks.html.media_players import player
 from bs4_env.tasks.html.media_shows import SHOWS, Show, title_of
-from bs4_env.tasks.rng import between, sample, token
+from bs4_env.tasks.rng import between, sample, shuffle, token
 
 WHERE = ("recording", "transcript", "notes")
 """Where a page states the requested fact: only in the recording, or also statically."""
@@ -55,7 +55,7 @@ def _notes(rng: Random, fact: Fact, other: Fact, where: str) -> str:
         lines.append(fact.note)
     elif rng.random() < 0.5:
         lines.append(fact.pointer)
-    rng.shuffle(lines)
+    shuffle(rng, lines)
     items = "".join(f"<li>{escape(line)}</li>" for line in lines)
     heading = rng.choice(("Show notes", "Notes", "In this recording", "Details"))
     return f'<section class="show-notes"><h2>{heading}</h2><ul>{items}</ul></section>'
@@ -116,7 +116,7 @@ def recording_article(rng: Random, kind: str, title: str, where: str) -> Recordi
         _notes(rng, fact, other, where),
         _details(rng, show, fact, other, where),
     ]
-    rng.shuffle(parts)
+    shuffle(rng, parts)
     byline = recording_byline(rng)
     article = (
         f'<article class="{kind}-page" id="{kind}-{token(rng, 6)}"><h1>{escape(title)}</h1>'

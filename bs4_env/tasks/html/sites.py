@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
+from itertools import accumulate
 from random import Random
 
 from bs4_env.tasks.html.chrome_text import ChromeText
-from bs4_env.tasks.rng import sample, token
+from bs4_env.tasks.rng import sample, token, weighted
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,11 @@ SITES: tuple[tuple[Site, int], ...] = (
 """Each template with its relative weight."""
 
 
+# ``rng.choices(..., weights=...)`` sums the weights on every call: summed once here they
+# are the same cumulative weights, so ``weighted`` draws the same template.
+_SITE_TEMPLATES = tuple(site for site, _ in SITES)
+_SITE_SHARES = tuple(accumulate(weight for _, weight in SITES))
+
+
 def choose_site(rng: Random) -> Site:
-    site: Site = rng.choices([s for s, _ in SITES], weights=[w for _, w in SITES])[0]
-    return site
+    return weighted(rng, _SITE_TEMPLATES, _SITE_SHARES)

@@ -29,7 +29,7 @@ from bs4_env.tasks.html import blocker_copies, copy_layouts, feeds, lookalikes, 
 from bs4_env.tasks.html.blocker_copies import Copy
 from bs4_env.tasks.html.icon_fonts import font_face, icon_glyphs
 from bs4_env.tasks.model import DIFFICULTY_RANK, Difficulty, LimitReason
-from bs4_env.tasks.rng import sample, token
+from bs4_env.tasks.rng import between, sample, shuffle, token, weighted
 
 Widget = Callable[[Random], str]
 
@@ -269,18 +269,18 @@ def page_widgets(
     # are there (``copy_layouts.layout_kinds``); elsewhere each widget copies its own kind.
     weights = copy_layouts.layout_kinds(page)
     # ``rng.choices`` given the weights sums them on every call; summed once here they are
-    # the same cumulative weights (the same floats), so each draw is the same.
+    # the same cumulative weights (the same floats), so each draw (``weighted``) is the same.
     kinds, shares = list(weights), list(accumulate(weights.values()))
     for reason, builders in WIDGETS.items():
         for _ in range(widget_count(rng, difficulty, blocking=reason is limitation)):
             if rng.random() < COPY_SHARE:
-                kind = rng.choices(kinds, cum_weights=shares)[0] if kinds else reason
+                kind = weighted(rng, kinds, shares) if kinds else reason
                 chosen.append(blocker_copies.COPIES[kind](rng, page))
             else:
                 chosen.append(rng.choice(builders)(rng))
     if kinds:
-        for _ in range(rng.randint(*LAYOUT_COPIES)):
-            kind = rng.choices(kinds, cum_weights=shares)[0]
+        for _ in range(between(rng, *LAYOUT_COPIES)):
+            kind = weighted(rng, kinds, shares)
             chosen.append(blocker_copies.COPIES[kind](rng, page))
-    rng.shuffle(chosen)
+    shuffle(rng, chosen)
     return chosen

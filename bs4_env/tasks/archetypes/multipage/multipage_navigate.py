@@ -17,7 +17,7 @@ from urllib.parse import urldefrag, urljoin
 from bs4_env.tasks.html import pools
 from bs4_env.tasks.html.chrome import site_name, wrap_page
 from bs4_env.tasks.model import ArchetypeSpec, Category, Difficulty, Generated
-from bs4_env.tasks.rng import token
+from bs4_env.tasks.rng import TaskRandom, token
 
 _KINDS: tuple[str, ...] = (
     "limited",
@@ -68,7 +68,7 @@ def _href(rng: Random, slug: str, domain: str) -> str:
 
 def generate(rng: Random) -> Generated:
     chrome_seed = rng.getrandbits(64)
-    _, domain = site_name(Random(chrome_seed))
+    _, domain = site_name(TaskRandom(chrome_seed))
     articles = rng.random() < 0.4
     field = "author" if articles else rng.choice(("warranty", "part number", "weight"))
     start_url = f"https://{domain}/shop/{rng.choice(_CATS)}/search?q={token(rng, 5)}"
@@ -80,7 +80,7 @@ def generate(rng: Random) -> Generated:
 
     def page(title: str, main: str) -> str:
         return wrap_page(
-            Random(chrome_seed), title=title, main_html=main, difficulty=ARCHETYPE.difficulty
+            TaskRandom(chrome_seed), title=title, main_html=main, difficulty=ARCHETYPE.difficulty
         )
 
     def detail(name: str, value: str, others: list[str]) -> str:
