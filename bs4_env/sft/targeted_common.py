@@ -43,12 +43,7 @@ def titled(soup: BeautifulSoup, literal: str, names: tuple[str, ...] = ()) -> It
     """Elements (of ``names``, or any heading-like tag) whose collapsed text is ``literal``,
     and whose own string a ``find_call`` can match."""
     wanted = locate.collapse(literal)
-    chosen = frozenset(names or locate.HEADINGS)
-    # What ``soup.find_all(list(chosen))`` gives (these names have no namespace prefix), in
-    # document order, without bs4's general matcher: that matcher was about an eighth of the
-    # writers' host time, over a dozen calls per page (2026-12-06).
-    tags = [el for el in soup.descendants if isinstance(el, Tag) and el.name in chosen]
-    for tag in tags:
+    for tag in locate.tags_named(soup, names or locate.HEADINGS):
         if tag.string is not None and locate.collapse(tag.get_text()) == wanted:
             yield tag
 
