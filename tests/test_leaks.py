@@ -34,8 +34,10 @@ from bs4_env.checks.leak_elements import (
     Finder,
     FinderScores,
     always_abstain_reward,
+    held_out_pair,
     held_out_scores,
     train_finder,
+    train_finders,
     train_vocabulary,
 )
 from bs4_env.checks.leak_features import Vocabulary
@@ -198,10 +200,46 @@ def test_finders_and_page_sample_fit_one_vocabulary(registry: Registry) -> None:
 
 
 @pytest.fixture(scope="module")
-def finder(
-    train_tasks: list[Task], limitation_test_tasks: list[Task], vocabulary: Vocabulary
-) -> FinderScores:
-    return held_out_scores(train_finder(train_tasks, vocabulary=vocabulary), limitation_test_tasks)
+def models(train_tasks: list[Task], vocabulary: Vocabulary) -> tuple[Finder, Finder]:
+    """The element finder and the finder with context features, trained once on the train
+    pages, each page parsed once for both (``train_finders``; the same two models as two
+    ``train_finder`` calls, ``test_paired_finders_are_the_separate_ones``): the context
+    finder's held-out score and the always-abstain policy below both use the second."""
+    return train_finders(train_tasks, vocabulary)
+
+
+@pytest.fixture(scope="module")
+def held_out(
+    models: tuple[Finder, Finder], limitation_test_tasks: list[Task]
+) -> tuple[FinderScores, FinderScores]:
+    """Both finders ranked on the held-out pages, each page parsed once for both
+    (``held_out_pair``: what ``held_out_scores`` gives each)."""
+    return held_out_pair(models, limitation_test_tasks)
+
+
+def test_paired_finders_are_the_separate_ones(registry: Registry) -> None:
+    """Training and ranking both finders from one parse of each page gives the models and
+    scores that separate ``train_finder`` / ``held_out_scores`` calls give."""
+    ids = ("js_rendered", "hydrated_mount", "bot_wall", "font_obfuscation", "text_by_id")
+    train = [build_task(a, seed_for("train", i), "train", registry) for a in ids for i in range(8)]
+    test = [build_task(a, seed_for("eval", i), "eval", registry) for a in ids for i in range(6)]
+    vocabulary = train_vocabulary(train)
+    pair = train_finders(train, vocabulary)
+    scores = held_out_pair(pair, test)
+    for context, model, score in zip((False, True), pair, scores, strict=True):
+        alone = train_finder(train, context=context, vocabulary=vocabulary)
+        assert model.context is context
+        names = list(model.vectorizer.get_feature_names_out())
+        assert names == list(alone.vectorizer.get_feature_names_out())
+        assert (model.model.coef_ == alone.model.coef_).all()
+        assert (model.model.intercept_ == alone.model.intercept_).all()
+        assert score == held_out_scores(alone, test) == held_out_scores(model, test)
+        assert score.pages > 0
+
+
+@pytest.fixture(scope="module")
+def finder(held_out: tuple[FinderScores, FinderScores]) -> FinderScores:
+    return held_out[0]
 
 
 # Issue 30 measured 1.000 before (chance 0.092), 0.880 after its first part (chance 0.093),
@@ -217,16 +255,13 @@ def test_element_finder_is_near_chance(finder: FinderScores) -> None:
 
 
 @pytest.fixture(scope="module")
-def context_model(train_tasks: list[Task], vocabulary: Vocabulary) -> Finder:
-    """The finder with context features, trained once on the train pages: its held-out
-    score and the always-abstain policy below both use it (training is deterministic, so
-    two trainings on the same pages gave the same model)."""
-    return train_finder(train_tasks, context=True, vocabulary=vocabulary)
+def context_model(models: tuple[Finder, Finder]) -> Finder:
+    return models[1]
 
 
 @pytest.fixture(scope="module")
-def context_finder(context_model: Finder, limitation_test_tasks: list[Task]) -> FinderScores:
-    return held_out_scores(context_model, limitation_test_tasks)
+def context_finder(held_out: tuple[FinderScores, FinderScores]) -> FinderScores:
+    return held_out[1]
 
 
 # Issue 39 measured the finder with context features (ancestors, siblings, frame title and

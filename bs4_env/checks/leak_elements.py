@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,15 +113,22 @@ class PageCandidates:
 
 def page_candidates(task: Task, vocabulary: Vocabulary, context: bool = False) -> PageCandidates:
     """The candidates of a page; on a solvable page none is part of a blocker."""
+    return _candidates(task, vocabulary, (context,))[0]
+
+
+def _candidates(
+    task: Task, vocabulary: Vocabulary, contexts: tuple[bool, ...]
+) -> tuple[PageCandidates, ...]:
+    """``page_candidates`` for each of ``contexts`` from one parse and one choice of the
+    candidates (most of a page's cost; the features are what differ)."""
     root = etree.fromstring(task.html.encode("utf-8"), PARSER)
     tokens = task.limitation.evidence_tokens if task.limitation else ()
     blocker = blocker_elements(root, tokens) if tokens else set()
-    chosen = [el for el in root.iter() if isinstance(el.tag, str) and is_candidate(el)]
-    return PageCandidates(
-        task=task,
-        rows=tuple(features(el, vocabulary, context) for el in chosen),
-        blocking=tuple(el in blocker for el in chosen),
-        elements=tuple(chosen),
+    chosen = tuple(el for el in root.iter() if isinstance(el.tag, str) and is_candidate(el))
+    blocking = tuple(el in blocker for el in chosen)
+    return tuple(
+        PageCandidates(task, tuple(features(el, vocabulary, c) for el in chosen), blocking, chosen)
+        for c in contexts
     )
 
 
@@ -175,12 +182,29 @@ def train_finder(
 
     ``vocabulary``: ``train_vocabulary(train)`` where the caller has it already (fitting it
     reads half the train pages again); a vocabulary of other pages gives another model."""
+    if vocabulary is None:
+        vocabulary = train_vocabulary(train)
+    pages = [p for p in _pages(train, vocabulary, context) if any(p.blocking)]
+    return _fit(pages, vocabulary, context)
+
+
+def train_finders(train: Sequence[Task], vocabulary: Vocabulary) -> tuple[Finder, Finder]:
+    """``train_finder(train, False, vocabulary)`` and ``train_finder(train, True,
+    vocabulary)``: the same two models, each train page parsed once for both."""
+    pairs = [
+        _candidates(task, vocabulary, (False, True))
+        for task in train
+        if task.limitation is not None
+    ]
+    kept = [pair for pair in pairs if any(pair[0].blocking)]
+    local = _fit([pages for pages, _ in kept], vocabulary, False)
+    return local, _fit([pages for _, pages in kept], vocabulary, True)
+
+
+def _fit(train_pages: list[PageCandidates], vocabulary: Vocabulary, context: bool) -> Finder:
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 
-    if vocabulary is None:
-        vocabulary = train_vocabulary(train)
-    train_pages = [p for p in _pages(train, vocabulary, context) if any(p.blocking)]
     vectorizer = DictVectorizer()
     x = vectorizer.fit_transform([row for page in train_pages for row in page.rows])
     y = [label for page in train_pages for label in page.blocking]
@@ -200,21 +224,40 @@ def finder_scores(
 def held_out_scores(finder: Finder, test: Sequence[Task]) -> FinderScores:
     """A trained finder's top-1 accuracy on ``test``'s limitation pages (``finder_scores``
     for a finder that is also used elsewhere: training it once is enough)."""
-    context = finder.context
-    test_pages = list(_pages(test, finder.vocabulary, context))
-    kept = [p for p in test_pages if any(p.blocking)]
+    return _scores(finder, _pages(test, finder.vocabulary, finder.context))
+
+
+def held_out_pair(
+    finders: tuple[Finder, Finder], test: Sequence[Task]
+) -> tuple[FinderScores, FinderScores]:
+    """``held_out_scores`` of each of two finders with one vocabulary (``train_finders``'),
+    each test page parsed once for both."""
+    first, second = finders
+    if first.vocabulary is not second.vocabulary:
+        raise ValueError("held_out_pair needs two finders with the same vocabulary")
+    contexts = (first.context, second.context)
+    pairs = [_candidates(t, first.vocabulary, contexts) for t in test if t.limitation is not None]
+    return _scores(first, (a for a, _ in pairs)), _scores(second, (b for _, b in pairs))
+
+
+def _scores(finder: Finder, test_pages: Iterable[PageCandidates]) -> FinderScores:
     found: Counter[str] = Counter()
     chance = 0.0
-    for page in kept:
+    kept = skipped = 0
+    for page in test_pages:
+        if not any(page.blocking):
+            skipped += 1
+            continue
+        kept += 1
         found[page.task.archetype_id] += page.blocking[finder.best(page)]
         chance += sum(page.blocking) / len(page.blocking)
     names = finder.vectorizer.get_feature_names_out()
     order = sorted(range(len(names)), key=lambda i: -finder.model.coef_[0][i])[:8]
     return FinderScores(
-        accuracy=sum(found.values()) / len(kept),
-        chance=chance / len(kept),
-        pages=len(kept),
-        skipped=len(test_pages) - len(kept),
+        accuracy=sum(found.values()) / kept,
+        chance=chance / kept,
+        pages=kept,
+        skipped=skipped,
         top_features=tuple(str(names[i]) for i in order),
         found=dict(found),
     )
@@ -243,8 +286,10 @@ __all__ = [
     "always_abstain_reward",
     "features",
     "finder_scores",
+    "held_out_pair",
     "held_out_scores",
     "is_candidate",
     "train_finder",
+    "train_finders",
     "train_vocabulary",
 ]

@@ -79,7 +79,8 @@ def _private_use(html: str) -> frozenset[str]:
     """How the page writes private-use characters: ``raw``, as a ``reference``, and whether
     three or more stand in a row (``run``: scrambled digits, or a star rating)."""
     forms = set()
-    if _PRIVATE_USE.search(html):
+    raw = _PRIVATE_USE.search(html) is not None
+    if raw:
         forms.add("raw")
     previous, run = -1, 0
     for match in _REFERENCE.finditer(html):
@@ -90,7 +91,9 @@ def _private_use(html: str) -> frozenset[str]:
             previous = match.end()
             if run >= 3:
                 forms.add("run")
-    if _PRIVATE_RUN.search(html):
+    # Three raw ones in a row need a raw one: most pages have none, and this scan costs more
+    # than the one above (0.29 against 0.19 ms a page, 2026-12-06).
+    if raw and _PRIVATE_RUN.search(html):
         forms.add("run")
     return frozenset(forms)
 

@@ -43,8 +43,8 @@ def titled(soup: BeautifulSoup, literal: str, names: tuple[str, ...] = ()) -> It
     """Elements (of ``names``, or any heading-like tag) whose collapsed text is ``literal``,
     and whose own string a ``find_call`` can match."""
     wanted = locate.collapse(literal)
-    for tag in soup.find_all(list(names or locate.HEADINGS)):
-        if locate.collapse(tag.get_text()) == wanted and tag.string is not None:
+    for tag in locate.tags_named(soup, names or locate.HEADINGS):
+        if tag.string is not None and locate.collapse(tag.get_text()) == wanted:
             yield tag
 
 
