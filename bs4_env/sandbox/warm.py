@@ -9,6 +9,13 @@ regular expressions over it, lazily: at the first named entity a tree meets (``&
 to the call, every call over such a page rebuilt it in its own child and threw it away, ~18 ms
 CPU a call, more than the sandbox's own cost (docs/development.md, "CI time"). So the warm
 page holds named and numeric references, and ``warm`` writes one tree with that formatter.
+
+soupsieve (4.1) is lazy the same way: it compiles each regular expression of its selector
+tokenizer, and parses each pseudo-class that stands for a selector (``:checked``, ``:link``,
+``:nth-child``'s implicit ``of *|*``), the first time a selector needs it. A call whose program
+used ``:-soup-contains(...)`` or ``:nth-child(2 of .x)`` paid 15-25 ms CPU for that in its own
+child (docs/development.md, "CI time"). ``_WARM_SELECTORS`` reaches every token and every such
+pseudo-class once, before the fork.
 """
 
 from __future__ import annotations
@@ -31,6 +38,18 @@ _WARM_PAGE = (
     "<table><tr><td>1</td><td>2</td></tr></table><ul><li>a</li></ul>"
     "<p title='a&amp;b'>caf&eacute; &amp; co&nbsp;&#233;&#x20AC;</p></div></body></html>"
 )
+# Every kind of token soupsieve's tokenizer knows (class, id, tag, attribute, combinator,
+# pseudo-class and -element, the special pseudo-classes with arguments) and every pseudo-class
+# it expands into a selector; tests/sandbox/test_sandbox_template.py checks the coverage.
+_WARM_SELECTORS = (
+    "div.a > p#x, td:nth-of-type(2), li:not(.z)",
+    'p:-soup-contains("hi"), b:-soup-contains-own("there"), p:lang(en), div:dir(ltr)',
+    "li:nth-child(1 of .a), li:nth-child(odd), li:nth-last-child(2), td:nth-last-of-type(1)",
+    "p[title], p[title^='a' i], [id$=x], div:has(> p) ~ ul, :is(td, li):where(.b) + td, :root",
+    ":link, :any-link, :checked, :default, :indeterminate, :disabled, :enabled, :required",
+    ":muted, :open, :optional, :read-only, :read-write, :in-range, :out-of-range",
+    ":placeholder-shown",
+)
 
 
 def warm() -> None:
@@ -41,7 +60,8 @@ def warm() -> None:
 
     for parser in PARSERS:
         soup = bs4.BeautifulSoup(_WARM_PAGE, parser)
-        soup.select("div.a > p#x, td:nth-of-type(2), li:not(.z)")
+        for selector in _WARM_SELECTORS:
+            soup.select(selector)
         soup.find_all(["td", "li"], string=True)
         soup.get_text(" ", strip=True)
         soup.decode(formatter="html")

@@ -172,3 +172,44 @@ async def test_a_call_over_a_page_with_entities_finds_the_tables_built() -> None
         result = await executor.run(ExecRequest(program, "<p>caf&eacute; &amp; co</p>"))
     assert result.ok, result
     assert result.stdout.strip() == "True café & co"
+
+
+# Run in the interpreter under test (a fresh one, or a call's child): which of soupsieve's
+# lazily built parts are still unbuilt (tokenizer patterns, pseudo-classes that stand for
+# selectors). soupsieve internals, read here only to check ``warm`` reaches them all.
+_SOUPSIEVE_UNBUILT = (
+    "from soupsieve.css_parser import CSSParser, CSSPattern, SpecialPseudoPattern\n"
+    "def unbuilt():\n"
+    "    tokens = []\n"
+    "    for token in CSSParser.CSS_TOKENS:\n"
+    "        special = isinstance(token, SpecialPseudoPattern)\n"
+    "        tokens += token.patterns.values() if special else [token]\n"
+    "    names = sorted({t.name for t in tokens if t._re_pattern is None})\n"
+    "    pseudo = CSSParser.PSEUDO_SELECTORS.data.items()\n"
+    "    return names + sorted(k for k, v in pseudo if isinstance(v, CSSPattern))\n"
+)
+
+
+def test_warming_builds_soupsieves_lazy_patterns_before_the_fork() -> None:
+    # Otherwise each call whose program uses :-soup-contains or :nth-child(n of S) compiles
+    # them itself (15-25 ms CPU a call). Fresh interpreter: this process may have built them.
+    probe = (
+        f"{_SOUPSIEVE_UNBUILT}"
+        "from bs4_env.sandbox.warm import warm\n"
+        "before = unbuilt()\n"
+        "warm()\n"
+        "print(len(before) > 0, unbuilt())"
+    )
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": PACKAGE_PARENT}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "[]"]
+
+
+async def test_a_call_finds_soupsieves_patterns_built() -> None:
+    found = "make_soup().select_one('p:-soup-contains(co)')"
+    program = f"{_SOUPSIEVE_UNBUILT}print(unbuilt(), {found})"
+    async with LocalExecutor(pool_size=1) as executor:
+        result = await executor.run(ExecRequest(program, "<p>caf&eacute; &amp; co</p>"))
+    assert result.ok, result
+    assert result.stdout.strip() == "[] <p>café &amp; co</p>"
