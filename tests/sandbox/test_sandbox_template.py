@@ -146,6 +146,15 @@ def test_a_template_with_a_second_thread_refuses_to_freeze() -> None:
     assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
 
 
+def _fresh_interpreter(probe: str) -> str:
+    """``probe``'s stdout from a fresh interpreter importing this checkout's bs4_env: this
+    test process may already have built what a warm-up test asks about."""
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": PACKAGE_PARENT}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
 def test_warming_builds_bs4s_lazy_entity_tables_before_the_fork() -> None:
     # Otherwise each call over a page with a named entity rebuilds them (~18 ms CPU a call).
     # Runs in a fresh interpreter: this test process may have built them already.
@@ -156,10 +165,7 @@ def test_warming_builds_bs4s_lazy_entity_tables_before_the_fork() -> None:
         "warm()\n"
         "print(before, E._CLASS_VARIABLES_POPULATED)"
     )
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": PACKAGE_PARENT}
-    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["False", "True"]
+    assert _fresh_interpreter(probe).split() == ["False", "True"]
 
 
 async def test_a_call_over_a_page_with_entities_finds_the_tables_built() -> None:
@@ -200,10 +206,7 @@ def test_warming_builds_soupsieves_lazy_patterns_before_the_fork() -> None:
         "warm()\n"
         "print(len(before) > 0, unbuilt())"
     )
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": PACKAGE_PARENT}
-    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["True", "[]"]
+    assert _fresh_interpreter(probe).split() == ["True", "[]"]
 
 
 async def test_a_call_finds_soupsieves_patterns_built() -> None:
