@@ -55,3 +55,21 @@ def test_make_test_installs_everything_with_torch_first(tmp_path: Path) -> None:
 def test_make_echoes_no_comment_lines(target: str, tmp_path: Path) -> None:
     echoed = [line for line in _plan(target, tmp_path) if line.lstrip().startswith("#")]
     assert not echoed, echoed
+
+
+def test_make_test_installs_chromium_beside_pytest_and_runs_its_test_after(
+    tmp_path: Path,
+) -> None:
+    """The browser install (82 s on a fresh machine) is a side job of the main phase, whose
+    pytest run leaves out the one test that needs Chromium; that test runs last, once."""
+    plan = "\n".join(_plan("test", tmp_path))
+    browser = "tests/test_html_report.py::test_report_in_headless_chromium"
+    main = plan.index("scripts/beside.sh")
+    install = "apt-get install -y -qq chromium"
+    assert install not in plan[:main], "no install before the main phase"
+    main_phase = plan[main : plan.index("sandbox-latency")]
+    assert "browser-install" in main_phase and install in main_phase
+    pytest_runs = main_phase.count("scripts/phase.sh pytest ")
+    assert pytest_runs == 2 and main_phase.count(f"--deselect {browser}") == pytest_runs
+    after = plan[plan.index("sandbox-latency") :]
+    assert after.count(browser) == 1 and after.rstrip().endswith(f"-q {browser}")
