@@ -376,7 +376,9 @@ import json, sys
 import beautiful_soup_env as entry
 from bs4_env.integrations.verifiers_classic.dataset import cached_task
 from bs4_env.tasks.modes import ConfigError, DatasetConfig, build_rows
-out = {"all": entry.__all__, "v1": sorted(m for m in sys.modules if m.startswith("verifiers.v1"))}
+def v1_modules():
+    return sorted(m for m in sys.modules if m.startswith("verifiers.v1"))
+out = {"all": entry.__all__, "v1_on_import": v1_modules()}
 try:
     entry.load_environment(split="bench", bogus=1)
 except ConfigError as error:
@@ -393,14 +395,21 @@ out["selection"] = [[r["row"], r["example_id"]] for r in ours] == [
     [r["row"], r["example_id"]] for r in theirs
 ]
 out["prompts"] = [r["prompt"] is not None for r in ours] + [r["prompt"] for r in theirs[:1]]
+out["v1_after_classic"] = v1_modules()
+import verifiers.v1 as vf
+bases = {"BeautifulSoupEnv": vf.Env, "BeautifulSoupHarness": vf.Harness,
+         "BeautifulSoupTaskset": vf.Taskset}
+out["v1_exports"] = {name: issubclass(getattr(entry, name), base) for name, base in bases.items()}
 print(json.dumps(out))
 """
 
 
 def test_classic_entry_module_and_lazy_rows(classic_bin: Path) -> None:
     """In the classic install (0.3.1 ships ``verifiers.v1`` beside ``verifiers.legacy``, as the
-    snapshot prime-rl main pins does): the entry module exports the v1 taskset for prime-rl main
-    and ``load_environment`` for the classic loaders, unknown arguments fail loudly, the
+    snapshot prime-rl main pins does): the entry module exports the v1 taskset, harness and env
+    for prime-rl main (each name of ``__all__`` resolves to its ``vf`` subclass) and
+    ``load_environment`` for the classic loaders, the classic path never imports
+    ``verifiers.v1`` (the v1 classes load on first lookup), unknown arguments fail loudly, the
     1M-row train split builds lazily (reading one row generates one task), and eval rows are
     verifiers' own selection, with prompts."""
     proc = subprocess.run(
@@ -415,7 +424,8 @@ def test_classic_entry_module_and_lazy_rows(classic_bin: Path) -> None:
         "BeautifulSoupTaskset",
         "load_environment",
     ]
-    assert out["v1"]
+    assert out["v1_on_import"] == out["v1_after_classic"] == []
+    assert out["v1_exports"] == dict.fromkeys(out["all"][:3], True)
     assert "unknown argument(s) ['bogus']" in out["unknown"] and "'max_turns'" in out["unknown"]
     length, expected_length, info = out["train"]
     assert length == expected_length > 1_000_000
