@@ -164,7 +164,8 @@ def test_dry_runs_leave_the_shared_trees_as_parsed() -> None:
     ]
     with shared_outcomes():
         assign(rows, registry, 0, Mix(0.3, 0.3, 0.2))
-        kept = dict(plan._TREES or {})
+        assert plan._TREES is not None
+        kept = dict(plan._TREES)
         tasks = [build_task(r.archetype_id, r.seed, r.split) for r in rows]
         pages = {hashlib.sha256(t.html.encode()).digest(): t.html for t in tasks}
         for (digest, parser), tree in kept.items():
