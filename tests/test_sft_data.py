@@ -157,7 +157,8 @@ TARGETED_FLOOR = 240
 @pytest.mark.slow
 def test_targeted_share_over_four_seeds_per_archetype() -> None:
     """Also: every writer leaves ``locate.parse``'s shared tree of the page as parsed (the
-    writers of a task share one parse; one that changed it would change what the next reads).
+    writers of a task share one parse, and so do the host dry runs of read-only plan programs
+    within ``shared_outcomes``; one that changed it would change what the next reads).
 
     The plans are drawn as ``sft-data`` draws them, within ``shared_outcomes`` (a repeated
     host dry run answered from the run's store; tests/test_sft_plan_outcomes.py shows the

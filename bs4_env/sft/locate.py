@@ -34,9 +34,11 @@ def parse(html: str) -> BeautifulSoup:
     """The page's tree, parsed once and shared: a task's writers and their helpers read the
     same page a dozen times (``bs4_env.sft.episodes.base_plans``), and parsing it was most of
     their cost. Shared means read-only: no caller may change the tree (a test checks that every
-    writer leaves it as parsed); code that may change it, such as generated plan code run on
-    the host, parses its own copy. The episodes of one row are planned in one synchronous
-    call, so a few entries are enough (rows of a chunk run concurrently only in the sandbox)."""
+    writer leaves it as parsed). Generated plan code run on the host gets it too where it
+    provably reads only (``bs4_env.sft.read_only``, within ``plan.shared_outcomes``); code
+    that may change it parses its own copy. The episodes of one row are planned in one
+    synchronous call, so a few entries are enough (rows of a chunk run concurrently only in
+    the sandbox)."""
     return BeautifulSoup(html, "html.parser")
 
 

@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from bs4 import BeautifulSoup
 
+from bs4_env.sft.locate import parse
+from bs4_env.sft.read_only import reads_only
 from bs4_env.tasks.model import Task
 
 AnswerFrom = Literal["text", "json", "final_json", "limit", "given"]
@@ -56,6 +58,13 @@ def soup_line(parser: str) -> str:
 # the outcome is kept by (page digest, code); outside it every call runs.
 _OUTCOMES: OrderedDict[tuple[bytes, str], tuple[str, Exception | None]] | None = None
 MAX_SHARED_OUTCOMES = 4096
+# The distinct programs run on one page (a row's writers, looks, mistakes and repairs: about
+# 17 a row, 2026-12-06) each parsed it again, most of ``sft-data``'s host time. Within the
+# block a program that provably leaves its tree as parsed (``read_only.reads_only``) gets the
+# page's shared tree: ``locate.parse``'s for html.parser (the writers' own, read-only too),
+# one kept here per (page, parser) for the others. A row's dry runs are one synchronous call.
+_TREES: OrderedDict[tuple[bytes, str], BeautifulSoup] | None = None
+MAX_SHARED_TREES = 4
 
 
 @contextlib.contextmanager
@@ -64,13 +73,14 @@ def shared_outcomes() -> Iterator[None]:
     from a bounded store (dropped at the end). The outcome is a function of the page and
     the code (our own programs: they read the page they are given and nothing else), so a
     repeat gets what running it again gives; the stored exception has no traceback."""
-    global _OUTCOMES
+    global _OUTCOMES, _TREES
     outer, _OUTCOMES = _OUTCOMES, OrderedDict() if _OUTCOMES is None else _OUTCOMES
+    _TREES = OrderedDict() if _TREES is None else _TREES
     try:
         yield
     finally:
         if outer is None:
-            _OUTCOMES = None
+            _OUTCOMES = _TREES = None
 
 
 def host_outcome(task: Task, code: str, url: str | None = None) -> tuple[str, Exception | None]:
@@ -81,21 +91,48 @@ def host_outcome(task: Task, code: str, url: str | None = None) -> tuple[str, Ex
     store = _OUTCOMES
     if store is None:
         return _run(html, code)
-    key = (hashlib.sha256(html.encode()).digest(), code)
+    digest = hashlib.sha256(html.encode()).digest()
+    key = (digest, code)
     found = store.get(key)
     if found is None:
-        found = store[key] = _detached(*_run(html, code))
+        shared = digest if reads_only(code) else None
+        found = store[key] = _detached(*_run(html, code, shared))
         if len(store) > MAX_SHARED_OUTCOMES:
             store.popitem(last=False)
     return found
 
 
-def _run(html: str, code: str) -> tuple[str, Exception | None]:
+def _shared_tree(html: str, digest: bytes, parser: str) -> BeautifulSoup:
+    if parser == "html.parser":
+        return parse(html)
+    trees = _TREES
+    if trees is None:
+        raise RuntimeError("a shared tree is only kept within shared_outcomes()")
+    key = (digest, parser)
+    tree = trees.get(key)
+    if tree is None:
+        tree = trees[key] = BeautifulSoup(html, parser)
+        if len(trees) > MAX_SHARED_TREES:
+            trees.popitem(last=False)
+    else:
+        trees.move_to_end(key)
+    return tree
+
+
+def _run(html: str, code: str, shared: bytes | None = None) -> tuple[str, Exception | None]:
+    """``shared``: the page's digest where ``code`` reads only; its first tree of each parser
+    is then the page's shared one (a second ``make_soup`` of a parser is a fresh parse, as a
+    program that compares its two trees by identity expects)."""
     out = io.StringIO()
-    namespace: dict[str, Any] = {
-        "HTML": html,
-        "make_soup": lambda parser="html.parser": BeautifulSoup(html, parser),
-    }
+    given: set[str] = set()
+
+    def make_soup(parser: str = "html.parser") -> BeautifulSoup:
+        if shared is None or parser in given:
+            return BeautifulSoup(html, parser)
+        given.add(parser)
+        return _shared_tree(html, shared, parser)
+
+    namespace: dict[str, Any] = {"HTML": html, "make_soup": make_soup}
     try:
         with contextlib.redirect_stdout(out):
             exec(compile(code, "<plan>", "exec"), namespace)
