@@ -575,8 +575,7 @@ def launches(
     config, by config. All run in one process (``primerl_launch.py``: each command's own
     console-script entry point with its command line, the environment reset between; a fork of
     the interpreter that imported prime-rl once, ``forks``), since importing prime-rl is most of
-    a dry run's CPU time, and in one process the later jobs reuse what pydantic built lazily
-    for the first (a process per job cost 2.9 CPU-s an ``rl`` job, 1.7 an ``sft`` job)."""
+    a dry run's CPU time (a fork per job, measured without ``gc.freeze``, cost more in all)."""
     work = tmp_path_factory.mktemp("dry")
     base = free_port_block(2 * len(CONFIGS))
     jobs = []
