@@ -1,4 +1,4 @@
-"""Run prime-rl's own entry points (``evals``, ``rl``, ``env-server``) from its cached venv.
+"""prime-rl's cached venv for its own entry points (``evals``, ``rl``, ``env-server``).
 
 The venv is built by ``scripts/primerl_venv.py`` from the vendored prime-rl source (see that
 script for what it holds and why Python 3.11). Tests never build it and never skip: a missing
@@ -13,14 +13,10 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
-import signal
 import socket
 import subprocess
 import sys
-import time
 import tomllib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from vf_run import UV_CACHE, UV_EXCLUDE_NEWER
@@ -115,38 +111,3 @@ def free_port_block(size: int) -> int:
             continue
         return base
     raise RuntimeError("no block of free ports")
-
-
-def run(
-    command: list[str], env: dict[str, str], cwd: Path, timeout: float = 600
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        command, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
-    )
-
-
-@contextmanager
-def env_servers(configs: list[Path], env: dict[str, str], logs: Path) -> Iterator[None]:
-    """``env-server @ <config>`` for each config, stopped (whole process group) on exit."""
-    procs = []
-    try:
-        for config in configs:
-            log = (logs / f"{config.parent.name}-{config.stem}.log").open("w")
-            command = ["env-server", "@", str(config)]
-            procs.append(
-                subprocess.Popen(
-                    command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-                )
-            )
-        yield
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 20
-        for proc in procs:
-            try:
-                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()

@@ -11,10 +11,15 @@ scripted server, no GPU:
   differences. A bring-your-own rows file of labelled pages: the engine's rewards. A strict
   endpoint under the package harness: repaired and refused calls score as the engine's.
 * The launcher: ``rl @ <config> --dry-run`` for every main config and ``sft @ <config>
-  --dry-run`` for every SFT config (one process runs each command's entry point in turn), then
-  the env-server configs ``rl`` wrote are started as written and driven through prime-rl's own
+  --dry-run`` for every SFT config, then the env-server configs ``rl`` wrote are started as
+  written (``env-server @ <config>``, as ``rl`` starts them) and driven through prime-rl's own
   orchestrator ``Env`` classes: the train taskset streams (``INFINITE``), the eval source keeps
   the bench prefix, and the traces equal the engine's.
+
+``evals``, every launcher command, every env server and the driver is a process of its own
+running its console script (or ``primerl_drive.py``) with its command line, forked from one
+interpreter that imported prime-rl once (``primerl_forks.py``); the processes they spawn
+themselves (``evals``' env servers, each env server's pool worker) start as prime-rl starts them.
 """
 
 from __future__ import annotations
@@ -27,22 +32,22 @@ import subprocess
 import sys
 import tomllib
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from byo_rows import write_byo_rows
+from primerl_forks import ForkServer
 from primerl_run import (
     KEY_VAR,
     ROOT,
     PrimeRLMissing,
-    env_servers,
     free_port_block,
     install_checkout,
     primerl_env,
     primerl_venv,
-    run,
 )
 from request_bodies import diff
 from scripted_server import ROUTE_FIELD, Route, ScriptedServer, policy_for
@@ -100,6 +105,21 @@ def venv() -> Path:
         pytest.fail(str(error), pytrace=False)
     install_checkout(path)
     return path
+
+
+# What ``bin/env-server`` imports; it holds nearly every module ``evals``, ``rl``, ``sft`` and
+# ``primerl_drive.py`` import, so each of them starts as a fork of one interpreter that imported
+# it once (``primerl_forks.py``: each fork runs the command's own console script in a process
+# of its own, with its own session, argv, log and exit status).
+PRELOAD = "prime_rl.entrypoints.env_server"
+
+
+@pytest.fixture(scope="module")
+def forks(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ForkServer]:
+    logs = tmp_path_factory.mktemp("forks")
+    server = ForkServer(venv / "bin" / "python", [PRELOAD], primerl_env(venv), logs / "server.log")
+    yield server
+    server.close()
 
 
 def _engine(
@@ -284,7 +304,9 @@ def _route(body: dict[str, Any]) -> str:
 
 
 @pytest.fixture(scope="module")
-def evals_output(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> EvalsOutput:
+def evals_output(
+    venv: Path, forks: ForkServer, tmp_path_factory: pytest.TempPathFactory
+) -> EvalsOutput:
     """``evals @ <toml>`` over the three sources, then ``bs4-env eval`` over the bench rows
     against the same server (the bench route: the bench source's policies)."""
     work = tmp_path_factory.mktemp("evals")
@@ -303,8 +325,9 @@ def evals_output(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> EvalsO
         config = work / "evals.toml"
         config.write_text(_evals_toml(server.base_url, work / "out", free_port_block(3), sources))
         # Three sources' rollouts in one run: thrice a single run's time limit.
-        proc = run(["evals", "@", str(config)], primerl_env(venv), work, timeout=1800)
-        output = proc.stdout + proc.stderr
+        log = work / "evals.log"
+        returncode = forks.run(venv / "bin" / "evals", ["@", str(config)], log, work, 1800)
+        output = log.read_text()
         logs = sorted((work / "out" / "logs").rglob("*.log"))
         output += "\n".join(f"== {p}\n{p.read_text()[-3000:]}" for p in logs)
         bodies: dict[str, list[dict[str, Any]]] = {BENCH: [], BYO: [], STRICT: []}
@@ -312,7 +335,7 @@ def evals_output(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> EvalsO
             bodies[_route(body)].append(body)
         server.bodies = []
         eval_bodies: list[dict[str, Any]] = []
-        if proc.returncode == 0:
+        if returncode == 0:
             eval_out = work / "eval.json"
             command = [
                 str(BIN / "bs4-env"), "eval", "--model", "reference", "--base-url",
@@ -334,7 +357,7 @@ def evals_output(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> EvalsO
     for line in filter(None, lines):
         record = json.loads(line)
         raw[record["env"]["name"]].extend(record["traces"])
-    return EvalsOutput(proc.returncode, output, raw, bodies, eval_bodies)
+    return EvalsOutput(returncode, output, raw, bodies, eval_bodies)
 
 
 @pytest.fixture(scope="module")
@@ -542,13 +565,17 @@ class Launch:
 
 @pytest.fixture(scope="module")
 def launches(
-    venv: Path, real_page_cache: Path | None, tmp_path_factory: pytest.TempPathFactory
+    venv: Path,
+    forks: ForkServer,
+    real_page_cache: Path | None,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> dict[Path, Launch]:
     """``rl @ <config> --dry-run`` for every main config (each its own env-server ports, the
     cluster settings for a multi-node one) and ``sft @ <config> --dry-run`` for every main SFT
     config, by config. All run in one process (``primerl_launch.py``: each command's own
-    console-script entry point with its command line, the environment reset between), since
-    importing prime-rl is most of a dry run's CPU time."""
+    console-script entry point with its command line, the environment reset between; a fork of
+    the interpreter that imported prime-rl once, ``forks``), since importing prime-rl is most of
+    a dry run's CPU time (a fork per job, measured without ``gc.freeze``, cost more in all)."""
     work = tmp_path_factory.mktemp("dry")
     base = free_port_block(2 * len(CONFIGS))
     jobs = []
@@ -570,10 +597,10 @@ def launches(
         for (_, command, args), log in zip(jobs, logs, strict=True)
     ]
     (work / "jobs.json").write_text(json.dumps(specs))
-    launcher = str(Path(__file__).with_name("primerl_launch.py"))
-    command = [str(venv / "bin" / "python"), launcher, "jobs.json", "results.json"]
-    proc = run(command, primerl_env(venv), work, timeout=1800)
-    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
+    launcher = Path(__file__).with_name("primerl_launch.py")
+    args = ["jobs.json", "results.json"]
+    returncode = forks.run(launcher, args, work / "launch.log", work, 1800)
+    assert returncode == 0, (work / "launch.log").read_text()[-4000:]
     results = json.loads((work / "results.json").read_text())
     return {
         config: Launch(result["returncode"], log.read_text(), work / config.stem)
@@ -671,10 +698,11 @@ def _first_rows(dry: DryRun) -> dict[str, list[Row]]:
 
 @pytest.fixture(scope="module")
 def driven(
-    venv: Path, dry_runs: list[DryRun], tmp_path_factory: pytest.TempPathFactory
+    venv: Path, forks: ForkServer, dry_runs: list[DryRun], tmp_path_factory: pytest.TempPathFactory
 ) -> dict[Path, list[dict[str, Any]]]:
-    """Start the env servers of each distinct dry run as written, all at once, and drive them
-    through prime-rl's orchestrator ``Env`` classes (``primerl_drive.py``)."""
+    """Start the env servers of each distinct dry run as written (``env-server @ <config>``, as
+    ``rl`` starts them, each a fork of ``forks``), all at once, and drive them through
+    prime-rl's orchestrator ``Env`` classes (``primerl_drive.py``, also a fork)."""
     logs = tmp_path_factory.mktemp("env-server-logs")
     # Configs with one train source: the scripted server knows their generated rows (a config
     # that adds real training pages is checked by its dry run and tests/test_configs_taskset).
@@ -683,23 +711,39 @@ def driven(
         row for dry in distinct for split_rows in _first_rows(dry).values() for row in split_rows
     ]
     records = logs / "records.jsonl"
-    env = primerl_env(venv)
     configs = [path for dry in distinct for path in dry.env_configs()]
-    with ScriptedServer(rows) as server, env_servers(configs, env, logs):
+    with ScriptedServer(rows) as server, _env_servers(forks, venv, configs, logs):
         drive = [
-            str(venv / "bin" / "python"), str(Path(__file__).with_name("primerl_drive.py")),
-            server.base_url, KEY_VAR, "reference", str(DRIVEN_ROWS), str(records),
+            server.base_url,
+            KEY_VAR,
+            "reference",
+            str(DRIVEN_ROWS),
+            str(records),
             *(str(dry.run_dir / "configs" / "orchestrator.json") for dry in distinct),
-        ]  # fmt: skip
-        proc = run(drive, env, logs)
+        ]
+        script = Path(__file__).with_name("primerl_drive.py")
+        returncode = forks.run(script, drive, logs / "drive.log", logs, 600)
     tails = "\n".join(f"== {p.name}\n{p.read_text()[-2000:]}" for p in logs.glob("*.log"))
-    assert proc.returncode == 0, ((proc.stdout + proc.stderr)[-4000:], tails)
+    assert returncode == 0, tails
     out: dict[Path, list[dict[str, Any]]] = {dry.config: [] for dry in distinct}
     by_run = {str(dry.run_dir / "configs" / "orchestrator.json"): dry.config for dry in distinct}
     for line in records.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         out[by_run[record["config"]]].append(record)
     return out
+
+
+@contextmanager
+def _env_servers(forks: ForkServer, venv: Path, configs: list[Path], logs: Path) -> Iterator[None]:
+    """``env-server @ <config>`` for each config, stopped (its whole session) on exit."""
+    pids = []
+    try:
+        for config in configs:
+            log = logs / f"{config.parent.name}-{config.stem}.log"
+            pids.append(forks.start(venv / "bin" / "env-server", ["@", str(config)], log, logs))
+        yield
+    finally:
+        forks.stop(pids)
 
 
 def test_launcher_env_servers_run_like_the_engine(
