@@ -1,17 +1,19 @@
 """One walk over the limitation tasks that the evidence tests' many-seeds checks grade.
 
 ``test_grading_evidence`` (the inventory policy: 100 seeds of every split),
-``test_grading_evidence_blocker`` (every citation of the blocker: 50 train and 30 eval seeds)
-and ``test_grading_evidence_glue`` (glued inventories: 5 train, 5 eval and 20 bench seeds)
-grade the first seeds of the same tasks. Run one after another, each generated its tasks and
-built the grader's index of each page (``page_identifiers``, cached for the last 32 tasks)
-again, and the blocker and glue checks parsed each page for its blocker again. Walked here
-task by task, with every registered check run on a task before the next task, each task is
-generated once, its blocker found once and its index built once for all of them.
+``test_grading_evidence_blocker`` (every citation of the blocker: 50 train and 30 eval seeds),
+``test_grading_evidence_glue`` (glued inventories: 5 train, 5 eval and 20 bench seeds) and
+``test_grading_evidence_ids`` (the blocker's token plus one outside id: 10 train, 10 eval
+and 20 bench seeds) grade the first seeds of the same tasks. Run one after another, each
+generated its tasks and built the grader's index of each page (``page_identifiers``, cached
+for the last 32 tasks) again, and the blocker, glue and ids checks parsed each page for its
+blocker again. Walked here task by task, with every registered check run on a task before
+the next task, each task is generated once, its blocker found once and its index built once
+for all of them.
 
 Each test module registers its per-task check at import and asserts on what its check
 returned, for exactly the tasks it names: nothing a separate run checked is left out. The
-three tests share the xdist group ``GROUP`` so that one worker walks the corpus once. A run
+four tests share the xdist group ``GROUP`` so that one worker walks the corpus once. A run
 that collects only some of the modules walks only their checks.
 """
 
