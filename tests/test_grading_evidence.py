@@ -22,6 +22,8 @@ from bs4_env.grading.rubric import REWARD_ABSTAIN, Score, ToolUsage, grade
 from bs4_env.tasks.model import Task
 from bs4_env.tasks.registry import Registry, build_task
 from bs4_env.tasks.splits import seed_for
+from tests import evidence_many_seeds
+from tests.evidence_many_seeds import GROUP, SPLITS
 
 RAN = ToolUsage(tool_calls=1, soup_runs=1)
 SEEDS = 20
@@ -141,12 +143,30 @@ def test_mount_and_endpoint_in_prose_pass(registry: Registry) -> None:
         assert grade(task, _abstain(task, evidence), RAN).reward == REWARD_ABSTAIN, evidence
 
 
+def _inventory_policy(task: Task) -> tuple[str | None, float | None]:
+    """The inventory policy's evidence for ``task`` and its reward (``None`` without one)."""
+    evidence = inventory_evidence(task)
+    if evidence is None:
+        return None, None
+    return evidence, grade(task, _abstain(task, evidence), RAN).reward
+
+
+MANY_SEEDS = 100
+evidence_many_seeds.register("inventory", dict.fromkeys(SPLITS, MANY_SEEDS), _inventory_policy)
+
+
 @pytest.mark.slow
+@pytest.mark.xdist_group(GROUP)
 def test_inventory_policy_scores_zero_on_many_seeds(registry: Registry) -> None:
-    """The inventory policy on 100 seeds of every split of every limitation archetype."""
-    for split in ("train", "eval", "bench"):
-        for task in _limitation_tasks(registry, 100, split):
-            evidence = inventory_evidence(task)
-            assert evidence is not None, (task.archetype_id, task.seed)
-            score = grade(task, _abstain(task, evidence), RAN)
-            assert score.reward == 0.0, (task.archetype_id, task.seed, evidence)
+    """The inventory policy on 100 seeds of every split of every limitation archetype.
+
+    Graded in the walk it shares with the blocker and glue tests (``evidence_many_seeds``):
+    the same tasks, policy and grades as a walk of its own, each task generated and indexed
+    once for all three.
+    """
+    checked = evidence_many_seeds.results("inventory")
+    archetypes = sum(1 for spec in registry if not spec.solvable)
+    assert len(checked) == len(SPLITS) * MANY_SEEDS * archetypes
+    for task, (evidence, reward) in checked:
+        assert evidence is not None, (task.archetype_id, task.seed)
+        assert reward == 0.0, (task.archetype_id, task.seed, evidence)

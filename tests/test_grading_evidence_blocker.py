@@ -19,6 +19,7 @@ from bs4 import Tag
 from bs4_env.grading.evidence import MAX_EVIDENCE_CHARS
 from bs4_env.grading.rubric import REWARD_ABSTAIN, grade
 from bs4_env.tasks.model import Task
+from tests import evidence_many_seeds
 from tests.evidence_cases import (
     RAN,
     Blocker,
@@ -28,6 +29,7 @@ from tests.evidence_cases import (
     limitation_tasks,
     opening_tag,
 )
+from tests.evidence_many_seeds import GROUP
 
 CUTS = (200, 400, 600)
 FAST = (("train", 8), ("eval", 4), ("bench", 4))
@@ -96,25 +98,38 @@ def _check(task: Task) -> list[tuple[str, str, str]]:
     return wrong
 
 
-def _run(splits: tuple[tuple[str, int], ...]) -> None:
-    failures: dict[str, list[tuple[int, tuple[str, str, str]]]] = {}
+def _assert_graded_right(
+    checked: list[tuple[Task, list[tuple[str, str, str]]]], splits: tuple[tuple[str, int], ...]
+) -> None:
+    """Every task of ``splits`` was checked, and no citation of any was graded wrong."""
     for split, seeds in splits:
-        tasks = limitation_tasks(split, seeds)
-        assert len({task.archetype_id for task in tasks}) >= 10
-        for task in tasks:
-            for case in _check(task):
-                failures.setdefault(task.archetype_id, []).append((task.seed, case))
+        archetypes = {task.archetype_id for task, _ in checked if task.split == split}
+        assert len(archetypes) >= 10
+        assert sum(task.split == split for task, _ in checked) == seeds * len(archetypes)
+    failures: dict[str, list[tuple[int, tuple[str, str, str]]]] = {}
+    for task, wrong in checked:
+        for case in wrong:
+            failures.setdefault(task.archetype_id, []).append((task.seed, case))
     summary = {archetype: (len(cases), cases[0]) for archetype, cases in failures.items()}
     assert not failures, summary
 
 
+evidence_many_seeds.register("blocker", dict(MANY), _check)
+
+
 def test_blocker_citations_pass_and_inventories_fail() -> None:
-    _run(FAST)
+    checked = [
+        (task, _check(task)) for split, seeds in FAST for task in limitation_tasks(split, seeds)
+    ]
+    _assert_graded_right(checked, FAST)
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group(GROUP)
 def test_blocker_citations_on_many_seeds() -> None:
-    _run(MANY)
+    """``MANY``, checked in the walk it shares with the inventory and glue tests
+    (``evidence_many_seeds``): the same tasks and grades, each task generated and indexed once."""
+    _assert_graded_right(evidence_many_seeds.results("blocker"), MANY)
 
 
 def test_blocker_is_a_small_part_of_the_page() -> None:

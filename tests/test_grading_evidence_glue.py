@@ -13,11 +13,11 @@ from __future__ import annotations
 import string
 
 import pytest
-from bs4 import BeautifulSoup
 
 from bs4_env.grading.evidence import MAX_EVIDENCE_CHARS
 from bs4_env.grading.rubric import grade
 from bs4_env.tasks.model import Task
+from tests import evidence_many_seeds
 from tests.evidence_cases import (
     RAN,
     abstain,
@@ -25,6 +25,7 @@ from tests.evidence_cases import (
     identifier_values,
     limitation_tasks,
 )
+from tests.evidence_many_seeds import GROUP
 
 SEPARATORS = (*string.printable[:95], "")  # every printable ASCII character, and none
 FAST = (("train", 1), ("eval", 1), ("bench", 1))
@@ -37,7 +38,7 @@ def inventories(task: Task) -> dict[str, tuple[str, list[str]]]:
     if task.limitation is None:
         raise ValueError(f"{task.archetype_id} has no limitation")
     tokens = task.limitation.evidence_tokens
-    tags = BeautifulSoup(task.html, "html.parser").find_all(True)
+    tags = find_blocker(task).tags  # the page as html.parser reads it, parsed once a task
     kinds = {
         "ids": [str(tag["id"]) for tag in tags if isinstance(tag.get("id"), str)],
         "values": [value for tag in tags for value in identifier_values(tag)],
@@ -61,38 +62,62 @@ def glued(anchor: str, others: list[str], separator: str) -> str:
     return separator.join([anchor, *chosen, anchor])
 
 
-def _run(splits: tuple[tuple[str, int], ...]) -> None:
-    passed: dict[tuple[str, str], list[str]] = {}
-    graded = 0
+def _glue_check(task: Task) -> tuple[int, list[tuple[tuple[str, str], str]]]:
+    """How many inventories of ``task`` were graded, and each glued one that did not score 0
+    as naming another element."""
+    graded, passed = 0, []
+    outside = find_blocker(task).outside
+    for kind, (anchor, others) in inventories(task).items():
+        # Some pages have no id outside the blocker and its path: nothing to glue.
+        if not any(value in glued(anchor, others, "") for value in outside):
+            continue
+        graded += 1
+        for separator in SEPARATORS:
+            evidence = glued(anchor, others, separator)
+            score = grade(task, abstain(task, evidence), RAN)
+            if score.reward != 0.0 or "other page element" not in score.explanation:
+                passed.append(((task.archetype_id, kind), f"{task.seed} {separator!r}"))
+    return graded, passed
+
+
+def _assert_all_zero(
+    checked: list[tuple[Task, tuple[int, list[tuple[tuple[str, str], str]]]]],
+    splits: tuple[tuple[str, int], ...],
+) -> None:
+    """Every task of ``splits`` was checked, enough inventories were graded, all scored 0."""
     for split, seeds in splits:
-        tasks = limitation_tasks(split, seeds)
-        assert len({task.archetype_id for task in tasks}) >= 10
-        for task in tasks:
-            outside = find_blocker(task).outside
-            for kind, (anchor, others) in inventories(task).items():
-                # Some pages have no id outside the blocker and its path: nothing to glue.
-                if not any(value in glued(anchor, others, "") for value in outside):
-                    continue
-                graded += 1
-                for separator in SEPARATORS:
-                    evidence = glued(anchor, others, separator)
-                    score = grade(task, abstain(task, evidence), RAN)
-                    if score.reward != 0.0 or "other page element" not in score.explanation:
-                        key = (task.archetype_id, kind)
-                        passed.setdefault(key, []).append(f"{task.seed} {separator!r}")
+        archetypes = {task.archetype_id for task, _ in checked if task.split == split}
+        assert len(archetypes) >= 10
+        assert sum(task.split == split for task, _ in checked) == seeds * len(archetypes)
+    passed: dict[tuple[str, str], list[str]] = {}
+    for _task, (_graded, found) in checked:
+        for key, where in found:
+            passed.setdefault(key, []).append(where)
     summary = {key: (len(where), where[:5]) for key, where in passed.items()}
     assert not passed, summary
-    tasks = sum(len(limitation_tasks(split, seeds)) for split, seeds in splits)
+    graded = sum(count for _task, (count, _found) in checked)
+    tasks = len(checked)
     assert graded >= 1.5 * tasks, f"only {graded} inventories of {tasks} tasks were graded"
 
 
+evidence_many_seeds.register("glue", dict(MANY), _glue_check)
+
+
 def test_glued_inventory_scores_zero() -> None:
-    _run(FAST)
+    checked = [
+        (task, _glue_check(task))
+        for split, seeds in FAST
+        for task in limitation_tasks(split, seeds)
+    ]
+    _assert_all_zero(checked, FAST)
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group(GROUP)
 def test_glued_inventory_scores_zero_on_many_seeds() -> None:
-    _run(MANY)
+    """``MANY``, checked in the walk it shares with the inventory and blocker tests
+    (``evidence_many_seeds``): the same tasks and grades, each task generated and indexed once."""
+    _assert_all_zero(evidence_many_seeds.results("glue"), MANY)
 
 
 RESPELLINGS = {

@@ -20,7 +20,9 @@ from bs4 import BeautifulSoup, Tag
 
 from bs4_env.grading.rubric import grade
 from bs4_env.tasks.model import Task
+from tests import evidence_many_seeds
 from tests.evidence_cases import RAN, abstain, find_blocker, limitation_tasks
+from tests.evidence_many_seeds import GROUP
 
 FAST = (("train", 3), ("eval", 2), ("bench", 2))
 # Every bench row of every limitation archetype (the audit's 189 pages are among them).
@@ -105,28 +107,45 @@ def passing_citations(task: Task) -> list[str]:
     return passed
 
 
-def _run(splits: tuple[tuple[str, int], ...]) -> None:
+def _ids_check(task: Task) -> tuple[list[str], list[str]]:
+    """The outside ids of ``task``, and each "token + one of them" citation not scoring 0."""
+    return outside_ids(task), passing_citations(task)
+
+
+def _assert_all_zero(
+    checked: list[tuple[Task, tuple[list[str], list[str]]]], splits: tuple[tuple[str, int], ...]
+) -> None:
+    for split, seeds in splits:
+        archetypes = {task.archetype_id for task, _ in checked if task.split == split}
+        assert sum(task.split == split for task, _ in checked) == seeds * len(archetypes) > 0
     passed: dict[str, list[str]] = {}
     tried = digit_free = 0
-    for split, seeds in splits:
-        for task in limitation_tasks(split, seeds):
-            ids = outside_ids(task)
-            tried += len(ids)
-            digit_free += sum(not any(c.isdigit() for c in value) for value in ids)
-            for evidence in passing_citations(task):
-                passed.setdefault(task.archetype_id, []).append(f"{task.seed}: {evidence}")
+    for task, (ids, passing) in checked:
+        tried += len(ids)
+        digit_free += sum(not any(c.isdigit() for c in value) for value in ids)
+        for evidence in passing:
+            passed.setdefault(task.archetype_id, []).append(f"{task.seed}: {evidence}")
     assert not passed, {name: (len(where), where[:3]) for name, where in passed.items()}
     # The property is about ids without digits: the sample must hold many of them.
     assert digit_free >= 20, (tried, digit_free)
 
 
+evidence_many_seeds.register("ids", dict(MANY), _ids_check)
+
+
 def test_blocker_plus_one_outside_id_scores_zero() -> None:
-    _run(FAST)
+    checked = [
+        (task, _ids_check(task)) for split, seeds in FAST for task in limitation_tasks(split, seeds)
+    ]
+    _assert_all_zero(checked, FAST)
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group(GROUP)
 def test_blocker_plus_one_outside_id_scores_zero_on_many_seeds() -> None:
-    _run(MANY)
+    """``MANY``, checked in the walk it shares with the other evidence tests
+    (``evidence_many_seeds``): the same tasks and grades, each task generated and indexed once."""
+    _assert_all_zero(evidence_many_seeds.results("ids"), MANY)
 
 
 def test_the_audit_example_scores_zero() -> None:
