@@ -82,6 +82,11 @@ LONG_FIRST = (
     "tests/test_leaks.py",
     "tests/e2e/test_vf_eval_e2e.py",
     "tests/test_sft_data.py",
+    # One xdist group (tests/evidence_many_seeds.py), ~90 s: one unit, whichever file leads.
+    "tests/test_grading_evidence.py",
+    "tests/test_grading_evidence_blocker.py",
+    "tests/test_grading_evidence_glue.py",
+    "tests/test_grading_evidence_ids.py",
     "tests/archetypes/test_static_copy_twins.py",
     "tests/e2e/test_pages_e2e.py",
     "tests/e2e/test_hub_install.py",
