@@ -7,7 +7,9 @@ imports, which holds nearly every module ``rl``, ``sft``, ``evals`` and the orch
 ``Env`` classes import too), then answers JSON lines on stdin. ``start`` forks a child that
 runs a script as ``python SCRIPT ARGS...`` would: ``runpy`` runs the file as ``__main__``
 (so a multiprocessing ``spawn`` child re-runs that script, as it does under the real command),
-``sys.argv`` and ``sys.path[0]`` as the interpreter sets them, its own session, stdin from
+``sys.argv`` and ``sys.path[0]`` as the interpreter sets them, the environment the caller
+gives that command (as ``subprocess`` would: the test's own at that moment, e.g. a page cache
+set after the server started), its own session, stdin from
 ``/dev/null``, stdout and stderr to a log, fresh numpy and torch seeds, and the interpreter's
 own exit (non-daemon threads joined, ``atexit`` handlers run, the status ``sys.exit`` gives or 1
 for an uncaught exception, its traceback in the log). ``wait`` reaps a child. Each child is
@@ -34,11 +36,14 @@ from typing import Any
 HERE = Path(__file__).resolve()
 
 
-def _run_child(script: str, args: list[str], log: str, cwd: str) -> int:
-    """In the fork: run as ``python SCRIPT ARGS`` in its own session; the exit status."""
+def _run_child(script: str, args: list[str], env: dict[str, str], log: str, cwd: str) -> int:
+    """In the fork: run as ``python SCRIPT ARGS`` with ``env`` in its own session; the exit
+    status."""
     status = 1
     try:
         os.setsid()
+        os.environ.clear()
+        os.environ.update(env)
         null = os.open(os.devnull, os.O_RDONLY)
         out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         os.dup2(null, 0)
@@ -96,8 +101,8 @@ def serve(modules: list[str]) -> None:
             if pid == 0:
                 reply.close()  # stdin's pipe goes too: the child's fd 0 becomes /dev/null
                 # Exit as the interpreter does after a script: threads joined, atexit run.
-                sys.exit(_run_child(request["script"], request["args"], request["log"],
-                                    request["cwd"]))  # fmt: skip
+                sys.exit(_run_child(request["script"], request["args"], request["env"],
+                                    request["log"], request["cwd"]))  # fmt: skip
             answer: dict[str, Any] = {"pid": pid}
         elif request["op"] == "wait":
             answer = {"returncode": _wait(request["pid"], request["timeout"])}
@@ -146,10 +151,12 @@ class ForkServer:
         self._proc.stdin.flush()
         return self._read()
 
-    def start(self, script: Path, args: list[str], log: Path, cwd: Path) -> int:
-        """Fork ``python SCRIPT ARGS`` (own session, output to ``log``); its pid."""
-        request = {"op": "start", "script": str(script), "args": args, "log": str(log),
-                   "cwd": str(cwd)}  # fmt: skip
+    def start(
+        self, script: Path, args: list[str], env: dict[str, str], log: Path, cwd: Path
+    ) -> int:
+        """Fork ``python SCRIPT ARGS`` with ``env`` (own session, output to ``log``); its pid."""
+        request = {"op": "start", "script": str(script), "args": args, "env": env,
+                   "log": str(log), "cwd": str(cwd)}  # fmt: skip
         pid: int = self._ask(request)["pid"]
         return pid
 
@@ -158,9 +165,17 @@ class ForkServer:
         code: int | None = self._ask({"op": "wait", "pid": pid, "timeout": timeout})["returncode"]
         return code
 
-    def run(self, script: Path, args: list[str], log: Path, cwd: Path, timeout: float) -> int:
+    def run(
+        self,
+        script: Path,
+        args: list[str],
+        env: dict[str, str],
+        log: Path,
+        cwd: Path,
+        timeout: float,
+    ) -> int:
         """Start a child and wait for it; killed (its session) past ``timeout``."""
-        pid = self.start(script, args, log, cwd)
+        pid = self.start(script, args, env, log, cwd)
         code = self.wait(pid, timeout)
         if code is None:
             self.stop([pid])

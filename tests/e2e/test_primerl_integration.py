@@ -326,7 +326,8 @@ def evals_output(
         config.write_text(_evals_toml(server.base_url, work / "out", free_port_block(3), sources))
         # Three sources' rollouts in one run: thrice a single run's time limit.
         log = work / "evals.log"
-        returncode = forks.run(venv / "bin" / "evals", ["@", str(config)], log, work, 1800)
+        evals = venv / "bin" / "evals"
+        returncode = forks.run(evals, ["@", str(config)], primerl_env(venv), log, work, 1800)
         output = log.read_text()
         logs = sorted((work / "out" / "logs").rglob("*.log"))
         output += "\n".join(f"== {p}\n{p.read_text()[-3000:]}" for p in logs)
@@ -599,7 +600,8 @@ def launches(
     (work / "jobs.json").write_text(json.dumps(specs))
     launcher = Path(__file__).with_name("primerl_launch.py")
     args = ["jobs.json", "results.json"]
-    returncode = forks.run(launcher, args, work / "launch.log", work, 1800)
+    # The environment now, inside real_page_cache's block (its page cache variable).
+    returncode = forks.run(launcher, args, primerl_env(venv), work / "launch.log", work, 1800)
     assert returncode == 0, (work / "launch.log").read_text()[-4000:]
     results = json.loads((work / "results.json").read_text())
     return {
@@ -722,7 +724,7 @@ def driven(
             *(str(dry.run_dir / "configs" / "orchestrator.json") for dry in distinct),
         ]
         script = Path(__file__).with_name("primerl_drive.py")
-        returncode = forks.run(script, drive, logs / "drive.log", logs, 600)
+        returncode = forks.run(script, drive, primerl_env(venv), logs / "drive.log", logs, 600)
     tails = "\n".join(f"== {p.name}\n{p.read_text()[-2000:]}" for p in logs.glob("*.log"))
     assert returncode == 0, tails
     out: dict[Path, list[dict[str, Any]]] = {dry.config: [] for dry in distinct}
@@ -740,7 +742,8 @@ def _env_servers(forks: ForkServer, venv: Path, configs: list[Path], logs: Path)
     try:
         for config in configs:
             log = logs / f"{config.parent.name}-{config.stem}.log"
-            pids.append(forks.start(venv / "bin" / "env-server", ["@", str(config)], log, logs))
+            server, args = venv / "bin" / "env-server", ["@", str(config)]
+            pids.append(forks.start(server, args, primerl_env(venv), log, logs))
         yield
     finally:
         forks.stop(pids)
