@@ -160,9 +160,9 @@ evidence_many_seeds.register("inventory", dict.fromkeys(SPLITS, MANY_SEEDS), _in
 def test_inventory_policy_scores_zero_on_many_seeds(registry: Registry) -> None:
     """The inventory policy on 100 seeds of every split of every limitation archetype.
 
-    Graded in the walk it shares with the blocker and glue tests (``evidence_many_seeds``):
+    Graded in the walk it shares with the other evidence tests (``evidence_many_seeds``):
     the same tasks, policy and grades as a walk of its own, each task generated and indexed
-    once for all three.
+    once for all of them.
     """
     checked = evidence_many_seeds.results("inventory")
     archetypes = sum(1 for spec in registry if not spec.solvable)

@@ -127,7 +127,7 @@ def test_blocker_citations_pass_and_inventories_fail() -> None:
 @pytest.mark.slow
 @pytest.mark.xdist_group(GROUP)
 def test_blocker_citations_on_many_seeds() -> None:
-    """``MANY``, checked in the walk it shares with the inventory and glue tests
+    """``MANY``, checked in the walk it shares with the other evidence tests
     (``evidence_many_seeds``): the same tasks and grades, each task generated and indexed once."""
     _assert_graded_right(evidence_many_seeds.results("blocker"), MANY)
 

@@ -115,7 +115,7 @@ def test_glued_inventory_scores_zero() -> None:
 @pytest.mark.slow
 @pytest.mark.xdist_group(GROUP)
 def test_glued_inventory_scores_zero_on_many_seeds() -> None:
-    """``MANY``, checked in the walk it shares with the inventory and blocker tests
+    """``MANY``, checked in the walk it shares with the other evidence tests
     (``evidence_many_seeds``): the same tasks and grades, each task generated and indexed once."""
     _assert_all_zero(evidence_many_seeds.results("glue"), MANY)
 
