@@ -1,6 +1,6 @@
 """One walk over the limitation tasks that the evidence tests' many-seeds checks grade.
 
-``test_grading_evidence`` (the inventory policy: 100 seeds of every split),
+``test_grading_evidence`` (the inventory policy: 100 train and 100 eval seeds, 20 bench seeds),
 ``test_grading_evidence_blocker`` (every citation of the blocker: 50 train and 30 eval seeds),
 ``test_grading_evidence_glue`` (glued inventories: 5 train, 5 eval and 20 bench seeds) and
 ``test_grading_evidence_ids`` (the blocker's token plus one outside id: 10 train, 10 eval

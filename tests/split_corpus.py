@@ -1,4 +1,5 @@
-"""The first GUESS_SEEDS tasks of every (archetype, split), built once per test process, and
+"""The first GUESS_SEEDS tasks of every (archetype, split), or every task the split serves
+where that is fewer (eval 500, bench 20: ``SERVED_SEEDS``), built once per test process, and
 the cross-split duplicate check over their pages.
 
 The content-disjointness test hashes every page of every split and the anti-guessing test
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from bs4_env.checks.guessing import GuessReport, measure_tasks
 from bs4_env.tasks.model import Task
+from bs4_env.tasks.modes import SERVED_SEEDS
 from bs4_env.tasks.registry import build_task, default_registry
 from bs4_env.tasks.splits import seed_for
 from tests.conftest import GUESS_SEEDS
@@ -43,9 +45,15 @@ def split_tasks(archetype_id: str, split: str, count: int) -> list[Task]:
     return [build_task(archetype_id, seed_for(split, i), split, registry) for i in range(count)]
 
 
+def corpus_seeds(split: str) -> int:
+    """How many of a split's first seeds the corpus holds: GUESS_SEEDS, or all the split serves
+    (a later seed's page is in no dataset, so it can leak nothing)."""
+    return min(GUESS_SEEDS, SERVED_SEEDS[split])
+
+
 @functools.cache
 def split_digest(archetype_id: str, split: str) -> SplitDigest:
-    tasks = split_tasks(archetype_id, split, GUESS_SEEDS)
+    tasks = split_tasks(archetype_id, split, corpus_seeds(split))
     guess = measure_tasks(archetype_id, tasks) if split == GUESSED_SPLIT else None
     return SplitDigest(tuple(page_hash(task) for task in tasks), guess)
 

@@ -7,7 +7,13 @@ import tracemalloc
 
 import pytest
 
-from bs4_env.tasks.modes import DatasetConfig, build_rows
+from bs4_env.tasks.modes import (
+    SERVED_SEEDS,
+    TIER_WEIGHTS,
+    DatasetConfig,
+    build_rows,
+    select_archetypes,
+)
 from bs4_env.tasks.registry import Registry
 from bs4_env.tasks.splits import SPLIT_BASES, SPLIT_CAPACITY, SplitError, seed_for, split_of_seed
 from tests.split_corpus import (
@@ -31,7 +37,10 @@ def test_seed_ranges_are_disjoint() -> None:
 @pytest.mark.slow
 @pytest.mark.xdist_group(GROUP)
 def test_no_task_html_shared_between_splits(registry: Registry) -> None:
-    """No page of the first GUESS_SEEDS seeds of any split (any archetype) is in another split.
+    """No page of any split (any archetype) is in another split: every page eval and bench
+    serve (500 and 20 seeds an archetype, ``SERVED_SEEDS``), and the first GUESS_SEEDS of
+    train's 20,000. Pages of later eval and bench seeds are in no dataset and are not built
+    (until 2026-12-07 the first 1,000 seeds of every split were, 267,000 pages in all).
 
     Every page is generated: neither a sample nor a cached manifest would make the same
     claim. The split never enters the RNG (``task_rng`` hashes archetype id and seed only), so
@@ -39,8 +48,8 @@ def test_no_task_html_shared_between_splits(registry: Registry) -> None:
     likely that is depends on each generator's entropy, which no argument from the seed
     derivation bounds, so a smaller sample would catch fewer such archetypes. A manifest of
     hashes could only be verified by regenerating the pages. This costs about 1 ms of CPU
-    per task (some 260 s of one core for 267,000 tasks, 2026-12-06); the train third is
-    shared with test_guessing (same xdist group, same process)."""
+    per task (135,280 tasks); the train part, 89,000 of them, is shared with test_guessing
+    (same xdist group, same process)."""
     digests = (
         (archetype_id, split, split_digest(archetype_id, split).page_hashes)
         for archetype_id in registry.ids()
@@ -74,6 +83,25 @@ def test_duplicate_check_finds_a_page_copied_into_another_split() -> None:
     ]
     within = {**pages, (first, "train"): [*pages[first, "train"][:2], pages[first, "train"][0]]}
     assert check(within) == []
+
+
+@pytest.mark.parametrize("mode", ["all", "tiered"])
+@pytest.mark.parametrize("split", sorted(SERVED_SEEDS))
+def test_rows_reach_only_the_served_seeds(registry: Registry, split: str, mode: str) -> None:
+    """The split checks build each split's first ``SERVED_SEEDS`` seeds at most: no row of
+    any mode reaches a later seed, and mode "all" reaches the last one."""
+    config = DatasetConfig(split=split, mode=mode)
+    rows = build_rows(config, registry)
+    if split == "train":
+        # Unshuffled (no seed), the index ends with its last cycle, which holds every
+        # archetype's highest seed index: the 1.78 million rows before it are not walked.
+        chosen = select_archetypes(config, registry)
+        weight = sum(TIER_WEIGHTS[registry.get(a).difficulty] for a in chosen)
+        rows = rows[-(weight if mode == "tiered" else len(chosen)) :]
+    top = max(row.seed - SPLIT_BASES[split] for row in rows)
+    assert top < SERVED_SEEDS[split]
+    if mode == "all":
+        assert top == SERVED_SEEDS[split] - 1
 
 
 def test_full_train_index_is_lazy_and_small() -> None:

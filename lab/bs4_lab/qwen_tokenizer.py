@@ -84,8 +84,7 @@ def build_qwen2_tokenizer(
             for token, kind in sorted(special_tokens.items(), key=lambda item: vocab[item[0]])
         ]
     )
-    # transformers leaves this constructor unannotated.
-    return PreTrainedTokenizerFast(  # type: ignore[no-untyped-call]
+    return PreTrainedTokenizerFast(
         tokenizer_object=backend,
         eos_token=EOS_TOKEN,
         pad_token=PAD_TOKEN,

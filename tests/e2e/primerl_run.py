@@ -1,11 +1,13 @@
 """prime-rl's cached venv for its own entry points (``evals``, ``rl``, ``env-server``).
 
 The venv is built by ``scripts/primerl_venv.py`` from the vendored prime-rl source (see that
-script for what it holds and why Python 3.11). Tests never build it and never skip: a missing
-vendor tarball or venv fails with the command that fixes it. Before use, this checkout is
-installed into the venv ``--no-deps`` (as the README tells users to install it into prime-rl's
-venv): the sandbox workers start with ``python -I``, so the package must be installed, not on
-``PYTHONPATH``.
+script for what it holds and why Python 3.11), by the first test that needs it when it is not
+built yet (the script's lock makes the xdist workers build it once), so that ``make test``
+builds it while the other worker runs tests. A missing vendor tarball raises
+``PrimeRLMissing`` with the command that fixes it; a failed build fails. Before use, this
+checkout is installed into the venv ``--no-deps`` (as the README tells users to install it into
+prime-rl's venv): the sandbox workers start with ``python -I``, so the package must be
+installed, not on ``PYTHONPATH``.
 """
 
 from __future__ import annotations
@@ -31,18 +33,31 @@ class PrimeRLMissing(RuntimeError):
     """The vendored prime-rl or its venv is missing; the message says what to run."""
 
 
+def _script(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        capture_output=True, text=True, check=False, timeout=timeout,
+    )  # fmt: skip
+
+
 def primerl_venv() -> Path:
-    """The built prime-rl venv (``PrimeRLMissing`` with the fix when it is not there)."""
-    proc = subprocess.run(
-        [sys.executable, str(SCRIPT), "--check"], capture_output=True, text=True, check=False
-    )
-    if proc.returncode != 0:
+    """The built prime-rl venv, built first when it is not (``PrimeRLMissing`` with the fix
+    when the vendored source is not there; ``RuntimeError`` when the build fails)."""
+    built = _script("--check", timeout=60)
+    if built.returncode == 0:
+        return Path(built.stdout.strip())
+    # --print-path reads the vendored tarball only: it fails when the source is missing.
+    source = _script("--print-path", timeout=60)
+    if source.returncode != 0:
         raise PrimeRLMissing(
-            f"{proc.stderr.strip()}\nbuild it with: {BUILD_COMMAND} "
+            f"{source.stderr.strip()}\nbuild it with: {BUILD_COMMAND} "
             "(needs ../shared/vendor/prime-rl-559b447.tar.gz beside the checkout, or "
             "BS4ENV_PRIMERL_VENDOR)"
         )
-    return Path(proc.stdout.strip())
+    build = _script(timeout=1200)
+    if build.returncode != 0:
+        raise RuntimeError(f"building the prime-rl venv failed ({BUILD_COMMAND}):\n{build.stderr}")
+    return Path(build.stdout.strip())
 
 
 def _checkout_key() -> str:
