@@ -52,9 +52,9 @@ lint: $(STAMP)
 ## Everything CI runs: lint, types, and every test (slow and integration included), spread
 ## over every core (pytest-xdist; tests/conftest.py keeps each module's fixtures in one worker).
 ## The prime-rl integration test runs prime-rl at the pinned commit from a cached venv built
-## from the vendored source, by the first test that needs it (28 s on a fresh machine, while
+## from the vendored source, by the first test that needs it (23-28 s on a fresh machine, while
 ## the other worker runs tests); without that source it is deselected with a printed note.
-## The type check and the unprivileged sandbox suite run beside the prime-rl venv and pytest
+## The type check and the unprivileged sandbox suite run beside pytest
 ## (scripts/beside.sh: each still fails the run, and its output and phase time follow pytest's);
 ## only the suite's latency tests (SANDBOX_LATENCY) run after pytest, alone, still unprivileged:
 ## they measure wall time, which two busy pytest workers beside them would decide.

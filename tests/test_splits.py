@@ -37,8 +37,8 @@ def test_seed_ranges_are_disjoint() -> None:
 @pytest.mark.slow
 @pytest.mark.xdist_group(GROUP)
 def test_no_task_html_shared_between_splits(registry: Registry) -> None:
-    """No page of any split (any archetype) is in another split: every page eval and bench
-    serve (500 and 20 seeds an archetype, ``SERVED_SEEDS``), and the first GUESS_SEEDS of
+    """No page of one split (any archetype) is in another, over every page eval and bench
+    serve (500 and 20 seeds an archetype, ``SERVED_SEEDS``) and the first GUESS_SEEDS of
     train's 20,000. Pages of later eval and bench seeds are in no dataset and are not built
     (until 2026-12-07 the first 1,000 seeds of every split were, 267,000 pages in all).
 
