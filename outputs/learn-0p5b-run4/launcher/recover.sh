@@ -26,4 +26,7 @@ for f in stages/data.json stages/sft.json stages/ei.json; do
 done
 rm -f "/work/run4/$R"/sft/sft-log*.jsonl "/work/run4/$R"/ei/iter-*/done.json \
   "/work/run4/$R"/ei/iter-*/train-log.jsonl "/work/run4/$R/sft-data/summary.json"
+# An unfinished eval's journaled rows came from adapters a replay rebuilds close to, not bit
+# for bit: the stage starts again rather than mixing the two.
+rm -f "/work/run4/$R"/eval-*/*.partial.jsonl
 echo "ready: cd /work/runs && nohup $MAIN/$R/launcher/run4.sh data,sft,ei >> run4.log 2>&1 &"
