@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import platform
 from dataclasses import asdict, dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,27 @@ from bs4_lab.rl_stage import RlSettings
 from bs4_lab.serving_eval import EvalSettings
 from bs4_lab.sft_stage import SftSettings
 from bs4_lab.trainer import TrainConfig
+
+# What shapes a stage's bytes and numbers besides the code: the parsers (tool replies print
+# their trees and tracebacks), the trainer's stack and the server. Run 4's data stage, rebuilt
+# on another machine on 2026-12-07, gave the same rows but other bytes, and the packages it had
+# first run with were nowhere recorded.
+RECORDED_PACKAGES = (
+    "beautifulsoup4", "lxml", "html5lib", "numpy", "torch", "transformers", "peft", "gguf",
+    "tokenizers", "xllamacpp",
+)  # fmt: skip
+
+
+def installed_packages() -> dict[str, str | None]:
+    """Python's and each of ``RECORDED_PACKAGES``' installed version (None: not installed)."""
+    versions: dict[str, str | None] = {"python": platform.python_version()}
+    for name in RECORDED_PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
 
 # Run 4 on: EI against the equal-compute imitation control (runs 1-3 registered sft -> ei).
 PRIMARY_PAIR = ("control", "ei")
@@ -120,7 +143,7 @@ class Run:
     def finish(self, stage: str, figures: dict[str, Any]) -> None:
         path = self.marker(stage)
         path.parent.mkdir(parents=True, exist_ok=True)
-        figures = {**figures, "generators": self.generators()}
+        figures = {**figures, "generators": self.generators(), "packages": installed_packages()}
         path.write_text(json.dumps(figures, indent=1, default=str) + "\n")
 
     def adapter_gguf(self, stage: str) -> Path:

@@ -166,6 +166,8 @@ def test_archetypes_are_the_primary_units_of_the_paired_test() -> None:
 
 def test_a_run_refuses_stages_on_other_generator_versions(tmp_path: Path) -> None:
     import json
+    import platform
+    from importlib import metadata
 
     from bs4_lab.model_source import ModelSource
     from bs4_lab.run import LearnSettings, Run
@@ -175,6 +177,8 @@ def test_a_run_refuses_stages_on_other_generator_versions(tmp_path: Path) -> Non
     run.check_generators()
     marker = json.loads(run.marker("data").read_text())
     assert marker["generators"] == run.generators()
+    assert marker["packages"]["torch"] == metadata.version("torch")
+    assert marker["packages"]["python"] == platform.python_version()
     run.marker("data").write_text(json.dumps({**marker, "generators": "0" * 16}))
     with pytest.raises(ValueError, match="other archetype generator versions"):
         run.check_generators()
