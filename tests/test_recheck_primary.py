@@ -1,0 +1,82 @@
+"""scripts/recheck_primary.py: the independent recomputation agrees with run 3's report and
+catches a report that does not match its documents."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RUN3 = ROOT / "outputs" / "learn-0p5b-run3-ei"
+
+
+def _script() -> ModuleType:
+    path = ROOT / "scripts" / "recheck_primary.py"
+    spec = importlib.util.spec_from_file_location("recheck_primary", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+recheck = _script()
+
+
+@pytest.mark.parametrize("subset", ["trained", "held_out", "limitation"])
+@pytest.mark.parametrize(("before", "after"), [("base", "sft"), ("sft", "ei"), ("base", "ei")])
+def test_run3_summary_agrees(subset: str, before: str, after: str) -> None:
+    code = recheck.main([str(RUN3 / f"eval-{before}/{subset}-greedy.json"),
+                         str(RUN3 / f"eval-{after}/{subset}-greedy.json"),
+                         "--summary", str(RUN3 / "summary.json"), "--subset", subset,
+                         "--before", before, "--after", after])  # fmt: skip
+    assert code == 0
+
+
+def test_run3_primary_figures() -> None:
+    mine = recheck.recheck(RUN3 / "eval-sft/trained-greedy.json",
+                           RUN3 / "eval-ei/trained-greedy.json", 1000)  # fmt: skip
+    assert (mine["archetypes"], mine["improved"], mine["worse"], mine["tied"]) == (22, 11, 4, 7)
+    assert round(mine["mean_difference"], 3) == 0.148 and mine["exact"]
+    shown = (round(mine["low"], 3), round(mine["high"], 3), round(mine["p_value"], 3))
+    assert shown == (-0.088, 0.384, 0.244)
+
+
+def test_a_doctored_summary_is_caught(tmp_path: Path) -> None:
+    summary = json.loads((RUN3 / "summary.json").read_text(encoding="utf-8"))
+    for test in summary["paired"]:
+        key = (test["subset"], test["before"], test["after"], test.get("unit"))
+        if key == ("trained", "sft", "ei", "archetype"):
+            test["mean_difference"]["mean"] += 0.01
+            test["p_value"] = 0.04
+    doctored = tmp_path / "summary.json"
+    doctored.write_text(json.dumps(summary), encoding="utf-8")
+    documents = [str(RUN3 / f"eval-{stage}/trained-greedy.json") for stage in ("sft", "ei")]
+    code = recheck.main(
+        [*documents, "--summary", str(doctored), "--before", "sft", "--after", "ei"]
+    )
+    assert code == 1
+
+
+def test_other_rows_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    document = json.loads((RUN3 / "eval-ei/trained-greedy.json").read_text(encoding="utf-8"))
+    document["rollouts"] = document["rollouts"][1:]
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps(document), encoding="utf-8")
+    assert recheck.main([str(RUN3 / "eval-sft/trained-greedy.json"), str(short)]) == 2
+    assert "different rows" in capsys.readouterr().err
+
+
+def test_monte_carlo_agrees_with_enumeration(monkeypatch: pytest.MonkeyPatch) -> None:
+    differences = np.random.default_rng(3).choice([-0.5, -0.25, 0.25, 0.5, 0.75], size=16)
+    exact, is_exact, _ = recheck.sign_flip_p(differences, 1000)
+    monkeypatch.setattr(recheck, "EXACT_LIMIT", 4)
+    sampled, sampled_exact, error = recheck.sign_flip_p(differences, 200_000)
+    assert is_exact and not sampled_exact and 0 < error < 0.002
+    assert abs(sampled - exact) < 4 * error
