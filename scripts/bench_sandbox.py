@@ -14,7 +14,10 @@ The sandbox's own cost is broken down twice: CPU per call split between the host
 process), the worker (the warm template, which forks and supervises) and the call's own
 process; and, from ``bench_sandbox_layers.py``, what each isolation layer adds to a call.
 ``--cost-only`` prints just those, ``--repeat`` times (with the in-process floor measured in
-the same run each time), for quick before/after comparisons.
+the same run each time), for quick before/after comparisons. ``--startup-only`` prints what a
+new pool costs before and while it serves calls one at a time (a small eval, one rollout):
+the first call's wall time from a cold executor, the workers alive after 20 calls in a row,
+and the CPU of the pool's whole life, for pools of 1, 8 and 32 workers.
 """
 
 from __future__ import annotations
@@ -226,6 +229,31 @@ async def starvation(pool_size: int, grow: bool, sleepers: int, seconds: float) 
     return result
 
 
+async def startup(pool_size: int, calls: int) -> tuple[float, int, float]:
+    """A cold pool's first call (wall s), the workers alive after ``calls`` more calls in a
+    row, and the CPU seconds of the pool's whole life (this process and its reaped workers)."""
+    request = ExecRequest(CODE, SMALL)
+    cpu0 = time.process_time() + _reaped_cpu()
+    async with LocalExecutor(pool_size=pool_size) as executor:
+        assert isinstance(executor, LocalExecutor)
+        started = time.perf_counter()
+        if not (await executor.run(request)).ok:
+            raise RuntimeError("benchmark call failed")
+        first = time.perf_counter() - started
+        for _ in range(calls):
+            await executor.run(request)
+        workers = len(executor.worker_pids)
+    return first, workers, time.process_time() + _reaped_cpu() - cpu0
+
+
+async def startup_only(repeat: int) -> None:
+    print(f"{'pool_size':>9} {'first call s':>13} {'workers after 20':>17} {'life CPU s':>11}")
+    for _ in range(repeat):
+        for pool_size in (1, 8, 32):
+            first, workers, cpu = await startup(pool_size, 20)
+            print(f"{pool_size:>9} {first:>13.3f} {workers:>17} {cpu:>11.2f}")
+
+
 def footprint() -> tuple[int, int, float]:
     """Processes, open fds and RSS (MiB) of this process and all its descendants."""
     pids = [os.getpid(), *descendants(os.getpid())]
@@ -247,12 +275,16 @@ async def main() -> None:
     parser.add_argument("--huge-samples", type=int, default=30, help="samples on 300 KB")
     parser.add_argument("--sleep", type=float, default=5.0, help="seconds each sleeper sleeps")
     parser.add_argument("--cost-only", action="store_true", help="only the per-call cost")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of --cost-only")
+    parser.add_argument("--startup-only", action="store_true", help="only a new pool's cost")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of --cost-only/--startup-only")
     parser.add_argument("--no-layers", action="store_true", help="skip the per-layer table")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()}  cores: {os.cpu_count()}")
-    if args.cost_only:
-        await cost_only(args.samples, args.repeat, not args.no_layers)
+    if args.cost_only or args.startup_only:
+        if args.cost_only:
+            await cost_only(args.samples, args.repeat, not args.no_layers)
+        if args.startup_only:
+            await startup_only(args.repeat)
         print(f"load average after: {os.getloadavg()}")
         return
     naive = SubprocessExecutor()

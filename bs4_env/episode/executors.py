@@ -13,9 +13,10 @@ def make_executor(
     """``local``: the hardened warm-worker pool (default); ``subprocess``: a fresh interpreter
     per call (slow, weaker isolation; a baseline).
 
-    ``pool_size`` is the number of warm workers the local pool starts with. By default it is
-    the expected ``concurrency`` (rollouts run at once; an episode runs one call at a time, so
-    that many workers mean no call waits for a sandbox), capped at 32; with neither given, 4.
+    ``pool_size`` is the number of workers the local pool starts without delay as concurrent
+    calls need them (it starts with one). By default it is the expected ``concurrency``
+    (rollouts run at once; an episode runs one call at a time, so that many workers mean no
+    call waits for another's turn), capped at 32; with neither given, 4.
     Beyond it the pool grows by one worker whenever a call has waited a second behind a call
     running that long, up to 32 workers (or ``pool_size`` if larger).
     """

@@ -2,13 +2,15 @@
 
 Calls are queued (first come, first served) onto warm workers; each call runs in a fresh
 child forked from a worker with bs4 and every parser already loaded, inside the isolation
-layers of ``isolation`` and ``call_layers``. The pool starts with ``pool_size`` workers and
-grows by one, up to ``max_pool_size``, whenever a call has waited ``grow_after_s`` while a
-worker has been busy on one call that long: slow calls cannot starve the others for long,
-and short bursts cost no extra processes. A worker that dies, hangs or loses step during a
-call turns that call into an ``infra_error``; one found dead before a call is skipped; both
-are replaced in the background. ``aclose`` stops every worker and removes the executor's
-private temp root (``temproot``).
+layers of ``isolation`` and ``call_layers``. The pool starts one worker; a call that finds
+no idle worker starts another at once while fewer than ``pool_size`` exist (so a pool costs
+the concurrency it meets, not the one it was sized for, and the first call waits for one
+worker, not all). Past ``pool_size`` it grows by one, up to ``max_pool_size``, whenever a call
+has waited ``grow_after_s`` while a worker has been busy on one call that long: slow calls
+cannot starve the others for long, and short bursts cost no extra processes. A worker that
+dies, hangs or loses step during a call turns that call into an ``infra_error``; one found
+dead before a call is skipped; both are replaced in the background. ``aclose`` stops every
+worker and removes the executor's private temp root (``temproot``).
 """
 
 from __future__ import annotations
@@ -113,7 +115,11 @@ class LocalExecutor(Executor):
         return [w.namespaces for w in self._workers.values()]
 
     async def start(self) -> None:
-        """Create the temp root and spawn ``pool_size`` workers; ``run`` does this on first use."""
+        """Create the temp root and spawn the first worker; ``run`` does this on first use.
+
+        The first worker is awaited, so a machine where workers cannot start fails here, loudly;
+        the others start as concurrent calls need them (``_wait_for_worker``).
+        """
         async with self._start_lock:
             if self._closed:
                 raise RuntimeError("executor is closed")
@@ -121,15 +127,17 @@ class LocalExecutor(Executor):
                 return
             for problem in self.temp_root.create():
                 _log.warning("stale sandbox temp root not fully removed: %s", problem)
-            workers = [self._new_worker(slot) for slot in range(self.pool_size)]
-            results = await asyncio.gather(*(w.start() for w in workers), return_exceptions=True)
-            for worker, outcome in zip(workers, results, strict=True):
-                if isinstance(outcome, BaseException):
-                    await asyncio.gather(*(w.kill() for w in workers))
-                    self.temp_root.remove()
-                    raise RuntimeError(f"sandbox worker failed to start: {outcome}") from outcome
-                self._workers[worker.slot] = worker
-                self._pool.release(worker)
+            worker = self._new_worker(0)
+            try:
+                await worker.start()
+            except BaseException as error:
+                await worker.kill()
+                self.temp_root.remove()
+                if isinstance(error, Exception):
+                    raise RuntimeError(f"sandbox worker failed to start: {error}") from error
+                raise
+            self._workers[worker.slot] = worker
+            self._pool.release(worker)
             self._started = True
             warn_inactive_layers(self.layers)
 
@@ -175,6 +183,8 @@ class LocalExecutor(Executor):
         idle = self._pool.take_one()
         if idle is not None:
             return idle  # the usual case needs no task, future or timer
+        if len(self._workers.keys() | self._growing) < self.pool_size:
+            self._add_worker()  # within pool_size a waiting call never waits grow_after_s
         acquire = asyncio.ensure_future(self._pool.acquire())
         try:
             while not (await asyncio.wait({acquire}, timeout=self.grow_after_s))[0]:
@@ -189,10 +199,14 @@ class LocalExecutor(Executor):
     def _grow_if_starved(self) -> None:
         """Add a worker if one has been busy on a single call for ``grow_after_s``."""
         now = time.monotonic()
-        stuck = any(now - since >= self.grow_after_s for since in self._busy_since.values())
+        if any(now - since >= self.grow_after_s for since in self._busy_since.values()):
+            self._add_worker()
+
+    def _add_worker(self) -> None:
+        """Start a worker in the lowest free slot below ``max_pool_size``, if there is one."""
         free = [s for s in range(self.max_pool_size) if s not in self._workers
                 and s not in self._growing]  # fmt: skip
-        if stuck and free and not self._closed:
+        if free and not self._closed:
             self._growing.add(free[0])
             self._spawn(self._grow(free[0]))
 

@@ -26,6 +26,22 @@ from tests.sandbox.conftest import (
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
+async def test_workers_start_as_concurrent_calls_need_them() -> None:
+    """A pool sized 4 starts one worker and keeps one for calls in a row; four overlapping
+    calls start four at once (growth past pool_size would wait 30 s here), six start no more."""
+    sleeper = ExecRequest("import time\ntime.sleep(1)\nprint('woke')", PAGE, timeout_s=20)
+    async with LocalExecutor(pool_size=4, grow_after_s=30) as sandbox:
+        await sandbox.start()
+        assert len(sandbox.worker_pids) == 1
+        for _ in range(3):
+            await assert_serves_normal_call(sandbox)
+        assert len(sandbox.worker_pids) == 1
+        for overlapping, workers in ((4, 4), (6, 4)):
+            results = await asyncio.gather(*(sandbox.run(sleeper) for _ in range(overlapping)))
+            assert all(r.ok and r.stdout == "woke\n" for r in results), results
+            assert len(sandbox.worker_pids) == workers
+
+
 async def test_state_does_not_leak_between_calls(executor: LocalExecutor) -> None:
     write = """
 import bs4, json, os
