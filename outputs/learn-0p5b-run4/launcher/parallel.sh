@@ -2,9 +2,9 @@
 # Run 4's remaining stages in two processes, then the rest in one: `eval-ei` in one process,
 # `control` then `eval-control` in the other (each needs only finished stages: sft and ei's
 # journals), then `eval-real,transfer,report`. Why: llama.cpp decodes on one thread
-# (`--threads 1`, frozen with the code), so one eval alone kept the 2 cores at a load of 1.4-1.7. The two
-# processes touch disjoint folders and stage markers; a finished stage is skipped ("done
-# earlier") and an unfinished eval resumes from its journal. Logs: /work/runs/run4.log and
+# (`--threads 1`, frozen with the code), so one eval alone kept the 2 cores at a load of
+# 1.4-1.7. The two processes touch disjoint folders and stage markers; a finished stage is
+# skipped ("done earlier") and an unfinished eval resumes from its journal. Logs: /work/runs/run4.log and
 # /work/runs/run4-b.log. Start it with nohup, with weight.sh beside it.
 set -uo pipefail
 L=$(dirname "$(readlink -f "$0")")
