@@ -70,21 +70,20 @@ def sign_flip_p(differences: np.ndarray, resamples: int) -> tuple[float, bool, f
     if m <= 1:
         return 1.0, True, 0.0
     observed = abs(nonzero.sum()) - 1e-12 * m  # a sum equal to the observed one counts
-    if m <= EXACT_LIMIT:
-        extreme = 0
-        for start in range(0, 1 << m, BATCH):
-            codes = np.arange(start, min(start + BATCH, 1 << m), dtype=np.int64)
-            signs = ((codes[:, None] >> np.arange(m)) & 1) * 2 - 1
-            extreme += int(np.sum(np.abs(signs @ nonzero) >= observed))
-        return extreme / (1 << m), True, 0.0
+    exact = m <= EXACT_LIMIT
+    total = 1 << m if exact else resamples
     rng = np.random.default_rng(SEED)
     extreme = 0
-    for start in range(0, resamples, BATCH):
-        size = min(BATCH, resamples - start)
-        signs = rng.integers(0, 2, size=(size, m)) * 2 - 1
-        extreme += int(np.sum(np.abs(signs @ nonzero) >= observed))
-    p = extreme / resamples
-    return p, False, math.sqrt(max(p * (1 - p), 1 / resamples) / resamples)
+    for start in range(0, total, BATCH):
+        size = min(BATCH, total - start)
+        if exact:  # every sign assignment: the bits of 0 .. 2**m - 1
+            bits = (np.arange(start, start + size, dtype=np.int64)[:, None] >> np.arange(m)) & 1
+        else:
+            bits = rng.integers(0, 2, size=(size, m))
+        extreme += int(np.sum(np.abs((bits * 2 - 1) @ nonzero) >= observed))
+    p = extreme / total
+    error = 0.0 if exact else math.sqrt(max(p * (1 - p), 1 / resamples) / resamples)
+    return p, exact, error
 
 
 def recheck(before: Path, after: Path, resamples: int) -> dict[str, Any]:
