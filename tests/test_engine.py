@@ -6,7 +6,7 @@ import dataclasses
 import json
 from types import MappingProxyType
 
-from bs4_env.episode.engine import Budgets, Episode
+from bs4_env.episode.engine import TOOL_BUDGET_SPENT, Budgets, Episode
 from bs4_env.sandbox.base import Executor
 from bs4_env.tasks.model import Task
 from bs4_env.tasks.registry import Registry, build_task
@@ -46,7 +46,8 @@ async def test_tool_budget_refuses_extra_calls(registry: Registry, executor: Exe
         build_task("text_by_id", 1, "train", registry), executor, Budgets(max_tool_calls=1)
     )
     assert "exit status: 0" in await episode.run_python("print(1)")
-    assert "budget" in await episode.run_python("print(2)")
+    # Exactly the text transcript readers match (bs4_lab.real_measures.budget_heeded).
+    assert await episode.run_python("print(2)") == TOOL_BUDGET_SPENT.format(limit=1)
     assert episode.state.tool_calls == 2
 
 

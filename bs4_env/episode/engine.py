@@ -25,6 +25,14 @@ from bs4_env.tasks.model import Task
 from bs4_env.tools.arg_repair import NAVIGATE, RUN_PYTHON, ToolArgSpec, repair_tool_arguments
 
 TOOL_SPECS: dict[str, ToolArgSpec] = {RUN_PYTHON.name: RUN_PYTHON, NAVIGATE.name: NAVIGATE}
+# The tool replies that refuse a call because a budget is spent; readers of transcripts (the
+# lab's behaviour measures) recognise them by these texts.
+TOOL_BUDGET_SPENT = (
+    "error: tool-call budget of {limit} calls is used up; reply with your final JSON answer now."
+)
+OUTPUT_BUDGET_SPENT = (
+    "error: output budget for this episode is used up; reply with your final answer."
+)
 
 
 @dataclass(frozen=True)
@@ -127,12 +135,9 @@ class Episode:
         if self.state.finished:
             return "error: the episode is over; no more tool calls are accepted."
         if self.state.tool_calls > self.budgets.max_tool_calls:
-            return (
-                f"error: tool-call budget of {self.budgets.max_tool_calls} calls is used up; "
-                "reply with your final JSON answer now."
-            )
+            return TOOL_BUDGET_SPENT.format(limit=self.budgets.max_tool_calls)
         if self.state.output_chars >= self.budgets.max_total_output_chars:
-            return "error: output budget for this episode is used up; reply with your final answer."
+            return OUTPUT_BUDGET_SPENT
         return None
 
     async def run_python(self, code: str) -> str:

@@ -7,7 +7,11 @@ Each is a share with its Wilson interval (``None`` where no row qualifies):
 * ``answered``: of the solvable rows, those answered with a well-formed ``"status": "ok"``;
 * ``abstained_solvable``: of the solvable rows, those that abstained (``"status": "limit"``):
   spurious abstentions, since the page holds the answer (on ``real``, an extractable page);
-* ``no_final``: rows that ended without a final reply (the last message a tool reply).
+* ``no_final``: rows that ended without a final reply (the last message a tool reply);
+* ``budget_heeded``: of the rows where a budget refusal arrived ("tool-call budget ... used
+  up; reply with your final JSON answer now") and the model had a turn after it, those whose
+  next reply was a final reply rather than another tool call: the behaviour the recovery warm
+  start's budget episodes teach.
 
 ``warm_start_rate`` is the share the recovery warm start is registered to halve: rows with no
 final answer plus solvable rows abstained on, over all rows.
@@ -18,12 +22,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bs4_env.episode.engine import OUTPUT_BUDGET_SPENT, TOOL_BUDGET_SPENT
 from bs4_env.grading.answer import AnswerFormatError, parse_final_answer
 from bs4_lab.compare import REWARD_BOUNDS, uses_tools
 from bs4_lab.stats import mean_interval, paired_test, proportion
 from bs4_lab.transfer import answered, first_program_ok
 
 Record = Mapping[str, Any]
+BUDGET_REFUSALS = (TOOL_BUDGET_SPENT.split("{", 1)[0], OUTPUT_BUDGET_SPENT)
 
 
 def abstained(record: Record) -> bool:
@@ -42,6 +48,21 @@ def no_final(record: Record) -> bool:
     return not str(record.get("final") or "").strip()
 
 
+def budget_heeded(record: Record) -> bool | None:
+    """Whether the reply after the first budget refusal was a final reply (None: no refusal
+    arrived, or the episode ended before the model replied to it)."""
+    transcript = record.get("transcript") or []
+    for index, message in enumerate(transcript):
+        if message.get("role") == "tool" and str(message.get("content") or "").startswith(
+            BUDGET_REFUSALS
+        ):
+            for later in transcript[index + 1 :]:
+                if later.get("role") == "assistant":
+                    return not later.get("tool_calls")
+            return None
+    return None
+
+
 def _share(flags: Sequence[bool]) -> dict[str, Any] | None:
     return proportion(sum(flags), len(flags)).as_dict() if flags else None
 
@@ -57,6 +78,7 @@ def behaviour(records: Sequence[Record]) -> dict[str, Any]:
         raise ValueError("no records to measure")
     solvable = [r for r in records if r.get("solvable", True)]
     ran = [ok for r in records if (ok := first_program_ok(r)) is not None]
+    refused = [heeded for r in records if (heeded := budget_heeded(r)) is not None]
     return {
         "n": len(records),
         "reward": mean_interval([_reward(r) for r in records], bounds=REWARD_BOUNDS).as_dict(),
@@ -65,6 +87,7 @@ def behaviour(records: Sequence[Record]) -> dict[str, Any]:
         "answered": _share([answered(r) for r in solvable]),
         "abstained_solvable": _share([abstained(r) for r in solvable]),
         "no_final": _share([no_final(r) for r in records]),
+        "budget_heeded": _share(refused),
         "warm_start_rate": warm_start_rate(records),
     }
 

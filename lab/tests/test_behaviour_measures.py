@@ -1,0 +1,104 @@
+"""The budget-refusal measure (did the model answer when told its tool budget was spent?) on
+made-up transcripts and on the committed eval documents of runs 3 and 4 (real engine
+transcripts; tests/test_engine.py checks the engine sends these texts), and
+``scripts/behaviour_table.py`` on those documents and on bad input."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from bs4_env.episode.engine import OUTPUT_BUDGET_SPENT, TOOL_BUDGET_SPENT
+from bs4_lab.real_measures import behaviour, budget_heeded
+
+ROOT = Path(__file__).resolve().parents[2]
+RUN_3 = ROOT / "outputs" / "learn-0p5b-run3-ei"
+RUN_4 = ROOT / "outputs" / "learn-0p5b-run4"
+
+
+def _call(call_id: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": "", "tool_calls": [
+        {"id": call_id, "type": "function",
+         "function": {"name": "run_python", "arguments": '{"code": "print(1)"}'}}]}  # fmt: skip
+
+
+def _reply(call_id: str, content: str) -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
+
+
+REFUSAL = TOOL_BUDGET_SPENT.format(limit=3)
+ANSWER = {"role": "assistant", "content": '{"status": "ok", "answer": 1}'}
+
+
+@pytest.mark.parametrize(
+    ("tail", "expected"),
+    [
+        ([_reply("c", REFUSAL), ANSWER], True),
+        ([_reply("c", OUTPUT_BUDGET_SPENT), ANSWER], True),
+        ([_reply("c", REFUSAL), _call("d"), _reply("d", REFUSAL), ANSWER], False),
+        ([_reply("c", REFUSAL)], None),  # the turn limit ended it: no chance to answer
+        ([_reply("c", "exit status: 0\n1"), ANSWER], None),  # no refusal arrived
+    ],
+)
+def test_budget_heeded_reads_the_reply_after_the_first_refusal(
+    tail: list[dict[str, Any]], expected: bool | None
+) -> None:
+    record = {"transcript": [{"role": "user", "content": "q"}, _call("c"), *tail]}
+    assert budget_heeded(record) is expected
+
+
+def _rollouts(path: Path) -> list[dict[str, Any]]:
+    records: list[dict[str, Any]] = json.loads(path.read_text())["rollouts"]
+    return records
+
+
+@pytest.mark.parametrize(
+    ("document", "heeded", "refused"),
+    [
+        # Run 3's SFT never answered after the refusal (52 rows ended without an answer);
+        # its EI always did; run 4's recovery warm start answered on 87 of 89.
+        (RUN_3 / "eval-sft" / "trained-greedy.json", 0, 51),
+        (RUN_3 / "eval-ei" / "trained-greedy.json", 26, 26),
+        (RUN_4 / "eval-sft" / "trained-greedy.json", 87, 89),
+    ],
+)
+def test_committed_runs_give_their_figures(document: Path, heeded: int, refused: int) -> None:
+    figure = behaviour(_rollouts(document))["budget_heeded"]
+    assert (figure["k"], figure["n"]) == (heeded, refused)
+
+
+def _script() -> ModuleType:
+    path = ROOT / "scripts" / "behaviour_table.py"
+    spec = importlib.util.spec_from_file_location("behaviour_table", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_table_has_a_row_per_document(capsys: pytest.CaptureFixture[str]) -> None:
+    script = _script()
+    code = script.main([f"run4-sft={RUN_4 / 'eval-sft' / 'trained-greedy.json'}",
+                        str(RUN_3 / "eval-sft" / "trained-greedy.json")])  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0 and len(lines) == 4
+    assert lines[2].startswith("| run4-sft | 260 | 0.180 [")
+    assert lines[2].endswith("| 87/89 (97.8%, 92.2%-99.4%) |")
+    assert lines[3].startswith("| eval-sft/trained-greedy | 88 | 0.307 [")
+
+
+@pytest.mark.parametrize("content", ["not json", '{"rollouts": []}', "[1, 2]"])
+def test_bad_documents_get_a_message(
+    tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    assert _script().main([str(bad)]) == 2
+    assert "bad.json" in capsys.readouterr().err

@@ -1,0 +1,90 @@
+"""A markdown table of models' behaviour on eval documents, beside the reward.
+
+For each ``bs4-env eval`` document (for example a learning run's ``eval-sft/trained-greedy.json``
+and ``eval-ei/trained-greedy.json``): the mean reward with its 95% interval, and the row measures
+of ``bs4_lab.real_measures`` as k/n with Wilson intervals: tool use, first programs that ran,
+solvable rows answered, solvable rows abstained on, rows with no final answer, and rows that
+replied with a final answer after a budget refusal. It reads the documents only, so it describes
+any run after the fact (an exploratory figure, not a registered endpoint). Needs the lab.
+
+    python scripts/behaviour_table.py [LABEL=]DOC.json [[LABEL=]DOC.json ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from bs4_lab.real_measures import behaviour
+
+COLUMNS = (
+    ("tool_use", "tool use"),
+    ("first_program_ok", "first program ran"),
+    ("answered", "answered (solvable)"),
+    ("abstained_solvable", "abstained (solvable)"),
+    ("no_final", "no final answer"),
+    ("budget_heeded", "answered after a budget refusal"),
+)
+
+
+def load_records(path: Path) -> list[dict[str, Any]]:
+    """The rollouts of an eval document; refuses anything else with a clear message."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path}: cannot read an eval document ({error})") from error
+    rollouts = document.get("rollouts") if isinstance(document, dict) else None
+    if not isinstance(rollouts, list) or not rollouts:
+        raise ValueError(f"{path}: no rollouts list (not a bs4-env eval document)")
+    return rollouts
+
+
+def _share(figure: dict[str, Any] | None) -> str:
+    if figure is None:
+        return "-"
+    interval = f"{figure['low']:.1%}-{figure['high']:.1%}"
+    return f"{figure['k']}/{figure['n']} ({figure['rate']:.1%}, {interval})"
+
+
+def table(documents: list[tuple[str, Path]]) -> str:
+    """One row per document."""
+    head = ["model", "n", "reward [95% CI]", *(title for _, title in COLUMNS)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for label, path in documents:
+        figures = behaviour(load_records(path))
+        reward = figures["reward"]
+        cells = [
+            label,
+            str(figures["n"]),
+            f"{reward['mean']:.3f} [{reward['low']:.3f}, {reward['high']:.3f}]",
+            *(_share(figures[key]) for key, _ in COLUMNS),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _document(argument: str) -> tuple[str, Path]:
+    label, sep, path = argument.partition("=")
+    if not sep:
+        doc = Path(argument)
+        return f"{doc.parent.name}/{doc.stem}", doc
+    return label, Path(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("documents", nargs="+", help="[LABEL=]path of an eval document")
+    args = parser.parse_args(argv)
+    try:
+        print(table([_document(a) for a in args.documents]))
+    except ValueError as error:
+        print(f"behaviour_table: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
