@@ -11,7 +11,7 @@
 set -uo pipefail
 L=$(dirname "$(readlink -f "$0")")
 LOG=${LOG:-/work/runs}
-STAGES=/work/run4/outputs/learn-0p5b-run4/stages
+STAGES=${STAGES:-/work/run4/outputs/learn-0p5b-run4/stages}
 "$L/run4.sh" eval-ei,eval-real >> "$LOG/run4.log" 2>&1 &
 first=$!
 (
