@@ -18,6 +18,9 @@ python3 -m venv /work/run4-venv
 /work/run4-venv/bin/python -m pip install -q --upgrade pip
 (cd /work/run4 && /work/run4-venv/bin/python scripts/install_torch.py 2.13.0 &&
   /work/run4-venv/bin/python -m pip install -q -e '.[dev]' -e ./lab)
+# eval-real reads the pinned real pages from the page cache, which a fresh machine lacks (on
+# 2026-12-07 eval-real stopped at its first row for it); the archives in ../shared fill it.
+(cd /work/run4 && /work/run4-venv/bin/python scripts/fetch_real_from_archives.py)
 cp -r "$MAIN/$R/." "/work/run4/$R/"
 rm -rf "/work/run4/$R/launcher" "/work/run4/$R/replay-"*
 mkdir -p /work/runs/original
