@@ -39,6 +39,9 @@ def load_records(path: Path) -> list[dict[str, Any]]:
     rollouts = document.get("rollouts") if isinstance(document, dict) else None
     if not isinstance(rollouts, list) or not rollouts:
         raise ValueError(f"{path}: no rollouts list (not a bs4-env eval document)")
+    for index, record in enumerate(rollouts):
+        if not isinstance(record, dict) or not isinstance(record.get("transcript"), list):
+            raise ValueError(f"{path}: rollout {index} is not a record with a transcript list")
     return rollouts
 
 

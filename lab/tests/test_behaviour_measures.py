@@ -94,7 +94,10 @@ def test_table_has_a_row_per_document(capsys: pytest.CaptureFixture[str]) -> Non
     assert lines[3].startswith("| eval-sft/trained-greedy | 88 | 0.307 [")
 
 
-@pytest.mark.parametrize("content", ["not json", '{"rollouts": []}', "[1, 2]"])
+@pytest.mark.parametrize(
+    "content",
+    ["not json", '{"rollouts": []}', "[1, 2]", '{"rollouts": [1]}', '{"rollouts": [{"x": 1}]}'],
+)
 def test_bad_documents_get_a_message(
     tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
