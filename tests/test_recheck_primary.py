@@ -3,30 +3,19 @@ catches a report that does not match its documents."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
+
+from tests.scripts_import import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN3 = ROOT / "outputs" / "learn-0p5b-run3-ei"
 
 
-def _script() -> ModuleType:
-    path = ROOT / "scripts" / "recheck_primary.py"
-    spec = importlib.util.spec_from_file_location("recheck_primary", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-recheck = _script()
+recheck = load_script("recheck_primary")
 
 
 @pytest.mark.parametrize("subset", ["trained", "held_out", "limitation"])

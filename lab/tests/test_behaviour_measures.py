@@ -5,17 +5,15 @@ transcripts; tests/test_engine.py checks the engine sends these texts), and
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from bs4_env.episode.engine import OUTPUT_BUDGET_SPENT, TOOL_BUDGET_SPENT
 from bs4_lab.real_measures import behaviour, budget_heeded
+from tests.scripts_import import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_3 = ROOT / "outputs" / "learn-0p5b-run3-ei"
@@ -73,18 +71,8 @@ def test_committed_runs_give_their_figures(document: Path, heeded: int, refused:
     assert (figure["k"], figure["n"]) == (heeded, refused)
 
 
-def _script() -> ModuleType:
-    path = ROOT / "scripts" / "behaviour_table.py"
-    spec = importlib.util.spec_from_file_location("behaviour_table", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_table_has_a_row_per_document(capsys: pytest.CaptureFixture[str]) -> None:
-    script = _script()
+    script = load_script("behaviour_table")
     code = script.main([f"run4-sft={RUN_4 / 'eval-sft' / 'trained-greedy.json'}",
                         str(RUN_3 / "eval-sft" / "trained-greedy.json")])  # fmt: skip
     lines = capsys.readouterr().out.splitlines()
@@ -103,5 +91,5 @@ def test_bad_documents_get_a_message(
 ) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(content)
-    assert _script().main([str(bad)]) == 2
+    assert load_script("behaviour_table").main([str(bad)]) == 2
     assert "bad.json" in capsys.readouterr().err
