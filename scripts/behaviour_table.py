@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bs4_lab.compare import CompareError, records_of
 from bs4_lab.real_measures import behaviour
 
 COLUMNS = (
@@ -36,9 +37,14 @@ def load_records(path: Path) -> list[dict[str, Any]]:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as error:
         raise ValueError(f"{path}: cannot read an eval document ({error})") from error
-    rollouts = document.get("rollouts") if isinstance(document, dict) else None
-    if not isinstance(rollouts, list) or not rollouts:
-        raise ValueError(f"{path}: no rollouts list (not a bs4-env eval document)")
+    if not isinstance(document, dict):
+        raise ValueError(f"{path}: not a results document (a JSON object)")
+    try:
+        rollouts = records_of(document)
+    except CompareError as error:
+        raise ValueError(f"{path}: {error}") from error
+    if not rollouts:
+        raise ValueError(f"{path}: the rollouts list is empty")
     for index, record in enumerate(rollouts):
         if not isinstance(record, dict) or not isinstance(record.get("transcript"), list):
             raise ValueError(f"{path}: rollout {index} is not a record with a transcript list")

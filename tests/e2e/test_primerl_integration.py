@@ -25,11 +25,9 @@ themselves (``evals``' env servers, each env server's pool worker) start as prim
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 import subprocess
-import sys
 import tomllib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -64,6 +62,7 @@ from bs4_env.tasks.modes import DatasetConfig, build_rows
 from bs4_env.tasks.registry import build_task
 from bs4_env.tasks.splits import Row
 from tests.real_pages import missing_reason, page_cache_set, shared_cache
+from tests.scripts_import import load_script
 
 pytestmark = pytest.mark.integration
 
@@ -164,13 +163,7 @@ def _assert_matches_engine(trace: dict[str, Any], engine: Rollout) -> None:
 def test_venv_pins_follow_prime_rls_lock() -> None:
     """The venv holds what prime-rl's uv.lock pins (no GPU-only parts), with its editable
     workspace members at their PyPI builds, and the CPU torch in place of the CUDA one."""
-    spec = importlib.util.spec_from_file_location(
-        "primerl_venv", ROOT / "scripts" / "primerl_venv.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("primerl_venv", module)  # dataclasses look their module up
-    spec.loader.exec_module(module)
+    module = load_script("primerl_venv")
     try:
         plan = module.plan()
     except module.VenvError as error:
