@@ -5,13 +5,15 @@ key ``paired``): it reads two ``bs4-env eval`` documents of the same rows (for e
 ``eval-ei/trained-greedy.json`` and ``eval-control/trained-greedy.json``), and recomputes each
 archetype's mean reward (error rows as 0), the mean paired difference with its Student t 95%
 interval, and the two-sided sign-flip p-value. It shares no code with ``bs4_lab`` (only numpy
-and scipy's t quantile), so a defect in the lab's comparison code does not reproduce here.
+and scipy's t distributions), so a defect in the lab's comparison code does not reproduce here.
 
 The p-value is exact (every sign assignment enumerated) while at most ``EXACT_LIMIT`` archetypes
 differ; past that it is Monte Carlo with ``--resamples`` draws and a seed of its own, printed
-with its standard error. With ``--summary`` the lab's figures are compared with these and the
-script exits 1 on a mismatch (the mean to 1e-6, the interval to 1e-5, the p-value within four
-standard errors of both estimates, or equal when both are exact).
+with its standard error. Beside them: the sd of the per-archetype differences and the power
+that sd gives a two-sided t test at 0.05 for a true gain of ``--power-gain`` (default the
+registered +0.10), a figure after the fact. With ``--summary`` the lab's figures are compared
+with these and the script exits 1 on a mismatch (the mean to 1e-6, the interval to 1e-5, the
+p-value within four standard errors of both estimates, or equal when both are exact).
 
     python scripts/recheck_primary.py BEFORE.json AFTER.json [--summary summary.json
         --subset trained --before sft --after ei]
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy.stats import nct
 from scipy.stats import t as student_t
 
 EXACT_LIMIT = 22  # 2**22 sign assignments: ~4M rows of sums, a few seconds in batches
@@ -86,8 +89,19 @@ def sign_flip_p(differences: np.ndarray, resamples: int) -> tuple[float, bool, f
     return p, exact, error
 
 
-def recheck(before: Path, after: Path, resamples: int) -> dict[str, Any]:
-    """The paired archetype-level figures of ``after`` minus ``before``."""
+def t_test_power(gain: float, sd: float, n: int) -> float | None:
+    """Power of the two-sided one-sample t test at 0.05 to find a true mean ``gain`` in ``n``
+    units with this ``sd`` (noncentral t; None without a spread)."""
+    if n < 2 or sd <= 0:
+        return None
+    critical = float(student_t.ppf(0.975, n - 1))
+    shift = gain / (sd / math.sqrt(n))
+    return float(nct.sf(critical, n - 1, shift) + nct.cdf(-critical, n - 1, shift))
+
+
+def recheck(before: Path, after: Path, resamples: int, power_gain: float = 0.10) -> dict[str, Any]:
+    """The paired archetype-level figures of ``after`` minus ``before``, with the observed sd
+    of the differences and the power it gives a true gain of ``power_gain``."""
     (means_before, rows_before), (means_after, rows_after) = map(archetype_means, (before, after))
     if rows_before != rows_after:
         raise RecheckError(f"{before} and {after} hold different rows: not a paired comparison")
@@ -98,8 +112,9 @@ def recheck(before: Path, after: Path, resamples: int) -> dict[str, Any]:
     diff[np.abs(diff) <= TIE] = 0.0
     n, mean = diff.size, float(diff.mean())
     half = None  # n = 1: no interval; a constant sample: zero width (the lab's convention)
+    sd = float(diff.std(ddof=1)) if n > 1 else 0.0
     if n > 1:
-        half = float(student_t.ppf(0.975, n - 1) * diff.std(ddof=1) / math.sqrt(n))
+        half = float(student_t.ppf(0.975, n - 1) * sd / math.sqrt(n))
     p, exact, error = sign_flip_p(diff, resamples)
     return {
         "archetypes": n,
@@ -114,6 +129,8 @@ def recheck(before: Path, after: Path, resamples: int) -> dict[str, Any]:
         "improved": int((diff > 0).sum()),
         "worse": int((diff < 0).sum()),
         "tied": int((diff == 0).sum()),
+        "sd_difference": sd,
+        "power_at_gain": {"gain": power_gain, "power": t_test_power(power_gain, sd, n)},
     }
 
 
@@ -160,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("before", type=Path, help="eval document of the earlier stage")
     parser.add_argument("after", type=Path, help="eval document of the later stage (same rows)")
     parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES)
+    parser.add_argument(
+        "--power-gain", type=float, default=0.10, help="true gain the power figure is for"
+    )
     parser.add_argument("--summary", type=Path, help="the run's summary.json to check")
     parser.add_argument("--subset", default="trained")
     parser.add_argument("--before", dest="before_name", help="stage name in summary.json")
@@ -170,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.summary and not (args.before_name and args.after_name):
         parser.error("--summary needs --before and --after (the stage names in it)")
     try:
-        mine = recheck(args.before, args.after, args.resamples)
+        mine = recheck(args.before, args.after, args.resamples, args.power_gain)
         print(json.dumps(mine, indent=2))
         if args.summary is None:
             return 0

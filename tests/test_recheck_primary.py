@@ -13,6 +13,7 @@ from tests.scripts_import import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN3 = ROOT / "outputs" / "learn-0p5b-run3-ei"
+RUN4 = ROOT / "outputs" / "learn-0p5b-run4"
 
 
 recheck = load_script("recheck_primary")
@@ -69,3 +70,24 @@ def test_monte_carlo_agrees_with_enumeration(monkeypatch: pytest.MonkeyPatch) ->
     sampled, sampled_exact, error = recheck.sign_flip_p(differences, 200_000)
     assert is_exact and not sampled_exact and 0 < error < 0.002
     assert abs(sampled - exact) < 4 * error
+
+
+def test_run4_primary_figures() -> None:
+    """docs/learning-run4.md: control -> EI on the trained rows, -0.010 [-0.113, +0.093],
+    p = 0.828, 15/14/36; the differences' sd 0.417 gives 48% power at the registered +0.10."""
+    mine = recheck.recheck(RUN4 / "eval-control/trained-greedy.json",
+                           RUN4 / "eval-ei/trained-greedy.json", 50_000)  # fmt: skip
+    assert (mine["archetypes"], mine["improved"], mine["worse"], mine["tied"]) == (65, 15, 14, 36)
+    assert round(mine["mean_difference"], 3) == -0.010
+    assert (round(mine["low"], 3), round(mine["high"], 3)) == (-0.113, 0.093)
+    assert not mine["exact"] and abs(mine["p_value"] - 0.828) < 4 * mine["p_standard_error"] + 1e-3
+    assert round(mine["sd_difference"], 3) == 0.417
+    assert round(mine["power_at_gain"]["power"], 2) == 0.48
+
+
+@pytest.mark.parametrize(("gain", "low", "high"), [(0.0, 0.049, 0.051), (0.3, 0.99, 1.0)])
+def test_power_is_the_t_tests(gain: float, low: float, high: float) -> None:
+    """No gain: the test's own 5%; a gain of 0.3 with sd 0.42 over 65 units: all but sure."""
+    power = recheck.t_test_power(gain, 0.42, 65)
+    assert power is not None and low <= power <= high
+    assert recheck.t_test_power(0.1, 0.0, 65) is None and recheck.t_test_power(0.1, 0.4, 1) is None

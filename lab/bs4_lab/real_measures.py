@@ -48,18 +48,30 @@ def no_final(record: Record) -> bool:
     return not str(record.get("final") or "").strip()
 
 
-def budget_heeded(record: Record) -> bool | None:
-    """Whether the reply after the first budget refusal was a final reply (None: no refusal
-    arrived, or the episode ended before the model replied to it)."""
-    transcript = record.get("transcript") or []
+def _first_refusal(transcript: Sequence[Mapping[str, Any]]) -> int | None:
     for index, message in enumerate(transcript):
         if message.get("role") == "tool" and str(message.get("content") or "").startswith(
             BUDGET_REFUSALS
         ):
-            for later in transcript[index + 1 :]:
-                if later.get("role") == "assistant":
-                    return not later.get("tool_calls")
-            return None
+            return index
+    return None
+
+
+def met_budget_refusal(record: Record) -> bool:
+    """Whether a budget refusal arrived in the episode."""
+    return _first_refusal(record.get("transcript") or []) is not None
+
+
+def budget_heeded(record: Record) -> bool | None:
+    """Whether the reply after the first budget refusal was a final reply (None: no refusal
+    arrived, or the episode ended before the model replied to it)."""
+    transcript = record.get("transcript") or []
+    index = _first_refusal(transcript)
+    if index is None:
+        return None
+    for later in transcript[index + 1 :]:
+        if later.get("role") == "assistant":
+            return not later.get("tool_calls")
     return None
 
 
