@@ -237,6 +237,11 @@ async def run_stages(
         raise ValueError(f"unknown stages {unknown}; valid: {list(STAGES)}")
     run = Run(out, settings)
     run.check_generators()
+    if "eval-real" in stages and not run.done("eval-real"):
+        # eval-real comes hours into a run: a machine without the pages fails here, at once.
+        from bs4_lab.real_eval_stage import real_rows
+
+        real_rows(run.settings.real)
     say(f"plan: held out {run.plan.held_out}; RL on {run.plan.rl_archetypes}")
     if not run.done("plan"):
         run.finish("plan", run.plan.to_json() | {"settings_all": _jsonable(settings)})

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from bs4_lab.run import Run
 
 
-def _rows(settings: RealSettings) -> list[Any]:
+def real_rows(settings: RealSettings) -> list[Any]:
+    """The registered rows, loaded from the page cache; a clear error where they are not there."""
     from bs4_env.pages.cache import cache_root
     from bs4_env.pages.pageset import DEFAULT_MAX_PAGE_BYTES
     from bs4_env.pages.selection import page_rows
@@ -100,7 +101,7 @@ async def _evaluate(run: Run, model: str, rows: list[Any]) -> dict[str, Any]:
 
 async def evaluate_real(run: Run) -> dict[str, Any]:
     """Every model on the pinned rows; returns each model's measures and EI against the rest."""
-    rows = _rows(run.settings.real)
+    rows = real_rows(run.settings.real)
     documents = {model: await _evaluate(run, model, rows) for model in MODELS}
     records = {model: doc["rollouts"] for model, doc in documents.items()}
     return {

@@ -194,10 +194,24 @@ def test_eval_real_without_fetched_pages_says_how_to_fetch_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from bs4_env.pages.cache import CACHE_VARIABLE
-    from bs4_lab.real_eval_stage import _rows
+    from bs4_lab.real_eval_stage import real_rows
     from bs4_lab.real_settings import RealSettings
 
     monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path))  # an empty page cache
     with pytest.raises(ValueError, match="Fetch them first with `bs4-env real fetch`"):
-        _rows(RealSettings())
+        real_rows(RealSettings())
     assert RealSettings().registered()["pages_version"] == "5c43400c8d6f"  # run 3's real figures
+
+
+def test_a_run_with_eval_real_ahead_stops_before_its_first_stage_without_the_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bs4_env.cli.main import main
+    from bs4_env.pages.cache import CACHE_VARIABLE
+
+    monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path / "cache"))  # an empty page cache
+    out = tmp_path / "run"
+    args = ["learn", "--allow-uncommitted-plan", "--model", "tiny", "--out", str(out), "--quiet"]
+    assert main([*args, "--stages", "data,eval-real"]) == 2
+    assert "Fetch them first with `bs4-env real fetch`" in capsys.readouterr().err
+    assert not (out / "stages" / "data.json").exists()  # hours of data and training not begun
