@@ -177,7 +177,30 @@ def check_defensive(records: list[dict[str, Any]]) -> None:
         assert record["reward"] == 1.0
 
 
-CHECKS = (check_replays, check_recovery, check_budget, check_defensive)
+def _expected_untrained(record: dict[str, Any]) -> int:
+    """How many deliberately wrong programs the record's plan made (``Step.trained``)."""
+    tags = record["tags"]
+    if "recovery" in tags:
+        return 1
+    if "budget" in tags:
+        return 2 if _budget_of(record) == 4 else 1
+    return 1 if "fix" in tags else 0
+
+
+def check_untrained(records: list[dict[str, Any]]) -> None:
+    """The wrong programs, and only they, are out of the loss: each listed turn is an assistant
+    tool call whose real reply is a failure (a traceback or an empty print)."""
+    assert any(r["untrained_turns"] for r in records)
+    for record in records:
+        turns, messages = record["untrained_turns"], record["messages"]
+        assert len(turns) == _expected_untrained(record), (record["archetype"], record["tags"])
+        for index in turns:
+            assert messages[index]["role"] == "assistant" and messages[index]["tool_calls"]
+            reply = messages[index + 1]["content"]
+            assert reply.startswith("exit status: 1") or stdout_of(reply).strip() in EMPTY_OUTPUTS
+
+
+CHECKS = (check_replays, check_recovery, check_budget, check_defensive, check_untrained)
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=[c.__name__ for c in CHECKS])
@@ -228,18 +251,20 @@ def test_only_train_rows(run: tuple[Path, str]) -> None:
 
 
 def _trained_text(tokenizer: Any, record: dict[str, Any]) -> str:
-    from bs4_lab.render import render_episode
+    from bs4_lab.render import render_record
 
-    sequence = render_episode(tokenizer, record["messages"], json.loads(record["tools"]))
+    sequence = render_record(tokenizer, record)
     return str(tokenizer.decode([t for t, m in zip(sequence.ids, sequence.mask, strict=True) if m]))
 
 
 def _check_loss_text(tokenizer: Any, record: dict[str, Any]) -> None:
     """The learning run's renderer trains the final reply and never a tool reply (the
-    budget message, a traceback)."""
+    budget message, a traceback) or a deliberately wrong program."""
     trained = _trained_text(tokenizer, record)
     assert record["messages"][-1]["content"] in trained
     assert "used up" not in trained and "Traceback" not in trained
+    calls = sum(bool(m.get("tool_calls")) for m in record["messages"])
+    assert trained.count("<tool_call>") == calls - len(record["untrained_turns"])
 
 
 def test_episodes_render_with_the_qwen25_template(run: tuple[Path, str]) -> None:

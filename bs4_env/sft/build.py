@@ -110,6 +110,7 @@ async def episode_for(
         spec = registry.get(task.archetype_id)
         return {
             "messages": done.messages,
+            "untrained_turns": done.untrained_turns,
             "tools": tools_json(),
             "archetype": task.archetype_id,
             "seed": task.seed,

@@ -174,7 +174,13 @@ def with_fix(task: Task, plan: Plan, rng: Random, kinds: Sequence[str] = FIX_KIN
         if between and before and "twin_look" not in tags:
             # The fix's own listing is the inspection: the plan's earlier one goes.
             before, tags = (), tuple(tag for tag in tags if tag != "inspect")
-        steps = (*before, Step("run_python", code), *between, fixed, *plan.steps[index + 1 :])
+        steps = (
+            *before,
+            Step("run_python", code, trained=False),
+            *between,
+            fixed,
+            *plan.steps[index + 1 :],
+        )
         if len(steps) > task.free_tool_calls:  # an extra call costs reward: not the best
             continue
         return dataclasses.replace(plan, steps=steps, tags=(*tags, "fix", f"fix:{kind}"))

@@ -24,11 +24,14 @@ PARSERS = ("html.parser", "lxml", "html5lib")
 
 @dataclass(frozen=True)
 class Step:
-    """One assistant tool call, with an optional short sentence before it."""
+    """One assistant tool call, with an optional short sentence before it. ``trained=False``
+    marks a deliberately wrong program the episode shows failing: the model sees it and its
+    error, and the trainer leaves its tokens out of the loss (``untrained_turns``)."""
 
     tool: Literal["run_python", "navigate"]
     argument: str
     note: str = ""
+    trained: bool = True
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,7 @@ async def episode_for(pages: str, index: int, executor: Executor) -> dict[str, A
         return None
     return {
         "messages": done.messages,
+        "untrained_turns": done.untrained_turns,
         "tools": tools_json(),
         "archetype": row.family,
         "seed": index,

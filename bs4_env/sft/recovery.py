@@ -72,7 +72,7 @@ def with_recovery(task: Task, plan: Plan, rng: Random) -> Plan | None:
         return None
     for mistake, look in _repairs(task, working, rng)[:1]:
         steps = (
-            Step("run_python", mistake.code),
+            Step("run_python", mistake.code, trained=False),
             Step("run_python", look, _LOOK_NOTES[mistake.failure]),
             Step("run_python", working.argument, fix_note(mistake)),
         )
@@ -146,11 +146,14 @@ def with_budget(
     first, first_look = repairs[0]
     calls = [
         Step("run_python", look),
-        Step("run_python", first.code),
+        Step("run_python", first.code, trained=False),
         Step("run_python", first_look, _LOOK_NOTES[first.failure]),
     ]
     # A second try fixes the first mistake and makes another.
-    calls += [Step("run_python", mistake.code, fix_note(first)) for mistake, _ in repairs[1:2]]
+    calls += [
+        Step("run_python", mistake.code, fix_note(first), trained=False)
+        for mistake, _ in repairs[1:2]
+    ]
     fitting = [n for n in budget_calls if n <= len(calls)]
     if not fitting:
         return None

@@ -39,6 +39,7 @@ class Replayed:
     messages: list[Message]
     score: Score
     tool_calls: int
+    untrained_turns: list[int]
 
 
 def best_reward(task: Task) -> float:
@@ -88,10 +89,12 @@ async def _replay_once(
     episode = Episode(task, executor, budgets)
     messages: list[Message] = list(initial_messages(task))
     pending = list(plan.steps)
-    stdout, calls = "", 0
+    stdout, calls, untrained = "", 0, []
     while pending and calls < calls_allowed:
         step = pending.pop(0)
         call_id = f"call_{calls}"
+        if not step.trained:
+            untrained.append(len(messages))
         key = "code" if step.tool == "run_python" else "href"
         arguments = json.dumps({key: step.argument}, ensure_ascii=False)
         messages.append(
@@ -124,4 +127,4 @@ async def _replay_once(
     except ValueError:
         final = stdout.strip()
     messages.append({"role": "assistant", "content": final})
-    return Replayed(messages, episode.finish(final), calls), episode
+    return Replayed(messages, episode.finish(final), calls, untrained), episode

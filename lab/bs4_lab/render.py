@@ -3,7 +3,9 @@
 An episode is OpenAI-style ``messages`` plus the tool schemas, rendered with the model's own
 chat template (the GGUF's for Qwen2.5-Coder), so training sees the bytes serving renders. The
 loss covers the assistant turns only: each one's text and its closing ``<|im_end|>``, found by
-rendering the conversation up to the turn with the generation prompt and up to its end. Every
+rendering the conversation up to the turn with the generation prompt and up to its end, except
+the turns a record lists in ``untrained_turns`` (a deliberately wrong program that an episode
+shows failing: the model should read it, not learn to write it). Every
 episode starts with the same system prompt and tool schemas; ``shared_prefix_length`` finds
 those tokens so the trainer can run them once per step instead of once per episode.
 """
@@ -11,7 +13,7 @@ those tokens so the trainer can run them once per step instead of once per episo
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -80,14 +82,23 @@ def _render(
 
 
 def render_episode(
-    tokenizer: ChatTokenizer, messages: Sequence[dict[str, Any]], tools: list[dict[str, Any]]
+    tokenizer: ChatTokenizer,
+    messages: Sequence[dict[str, Any]],
+    tools: list[dict[str, Any]],
+    untrained: Collection[int] = (),
 ) -> Sequence_:
-    """Token ids of the whole conversation and the mask of assistant tokens."""
+    """Token ids of the whole conversation and the mask of assistant tokens, less the
+    assistant turns at the message indices ``untrained``."""
     converted = template_messages(messages)
+    wrong = sorted(
+        i for i in untrained if not 0 <= i < len(converted) or converted[i]["role"] != "assistant"
+    )
+    if wrong:
+        raise RenderError(f"untrained turns {wrong} are not assistant messages")
     full = _render(tokenizer, converted, tools, generation_prompt=False)
     spans: list[tuple[int, int]] = []
     for index, message in enumerate(converted):
-        if message["role"] != "assistant":
+        if message["role"] != "assistant" or index in untrained:
             continue
         before = _render(tokenizer, converted[:index], tools, generation_prompt=True)
         through = _render(tokenizer, converted[: index + 1], tools, generation_prompt=False)
@@ -104,6 +115,17 @@ def render_episode(
     ids = list(encoded["input_ids"])
     mask = [any(a <= start < b for a, b in spans) for start, _ in encoded["offset_mapping"]]
     return Sequence_(ids, mask)
+
+
+def render_record(tokenizer: ChatTokenizer, record: dict[str, Any]) -> Sequence_:
+    """An ``sft-data`` record as a training sequence. Records written before
+    ``untrained_turns`` existed (runs 1-4) train on every assistant turn, as those runs did."""
+    return render_episode(
+        tokenizer,
+        record["messages"],
+        json.loads(record["tools"]),
+        record.get("untrained_turns", ()),
+    )
 
 
 def shared_prefix_length(sequences: Sequence[Sequence_]) -> int:

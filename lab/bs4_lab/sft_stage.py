@@ -20,7 +20,7 @@ from bs4_env.episode.executors import make_executor
 from bs4_env.sft.build import DATA_FILE, generate
 from bs4_env.sft.rows import sft_rows
 from bs4_env.tasks.registry import Registry
-from bs4_lab.render import RenderError, Sequence_, render_episode, shared_prefix_length
+from bs4_lab.render import RenderError, Sequence_, render_record, shared_prefix_length
 from bs4_lab.trainer import LoraTrainer
 
 
@@ -56,7 +56,7 @@ def rendered_episodes(
     for line in data.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         try:
-            sequence = render_episode(tokenizer, record["messages"], json.loads(record["tools"]))
+            sequence = render_record(tokenizer, record)
         except RenderError:
             dropped["unrenderable"] += 1
             continue

@@ -29,14 +29,14 @@ EVAL_FOLDERS = {
 
 def _episodes(run: Run, tokenizer: Any) -> tuple[list[Any], list[str]]:
     from bs4_env.sft.build import DATA_FILE
-    from bs4_lab.render import RenderError, render_episode
+    from bs4_lab.render import RenderError, render_record
 
     data = run.out / "transfer-data" / DATA_FILE
     sequences, archetypes = [], []
     for line in data.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         try:
-            sequence = render_episode(tokenizer, record["messages"], json.loads(record["tools"]))
+            sequence = render_record(tokenizer, record)
         except RenderError as error:
             raise ValueError(
                 f"{data}: episode {record['archetype']}/{record['seed']}: {error}"

@@ -21,6 +21,7 @@ from bs4_env.episode.tool_schema import openai_tools  # noqa: E402
 from bs4_lab.render import (  # noqa: E402
     RenderError,
     render_episode,
+    render_record,
     shared_prefix_length,
     template_messages,
 )
@@ -64,6 +65,25 @@ def test_mask_covers_exactly_the_assistant_turns(tiny: tuple[Any, Any]) -> None:
     assert "What is the title?" in untrained and "extract data" in untrained
     assert "Hello" in untrained  # the tool reply is the environment's, never trained
     assert "What is the title?" not in trained
+
+
+def test_untrained_turns_leave_the_loss(tiny: tuple[Any, Any]) -> None:
+    _, tokenizer = tiny
+    answer = '{"status": "ok", "answer": "Hello"}'
+    messages = _episode("print(soup.find('h9').text)", answer)
+    full = render_episode(tokenizer, messages, [])
+    sequence = render_episode(tokenizer, messages, [], untrained=[2])
+    assert sequence.ids == full.ids  # the model still reads the wrong program
+    trained = tokenizer.decode([t for t, m in zip(sequence.ids, sequence.mask, strict=True) if m])
+    assert trained == answer + "<|im_end|>"
+    assert render_record(tokenizer, {"messages": messages, "tools": "[]"}).mask == full.mask
+    record = {"messages": messages, "tools": "[]", "untrained_turns": [2]}
+    assert render_record(tokenizer, record).mask == sequence.mask
+    for wrong in ([3], [9]):  # a tool reply, past the end
+        with pytest.raises(RenderError, match="not assistant messages"):
+            render_episode(tokenizer, messages, [], untrained=wrong)
+    with pytest.raises(RenderError, match="no assistant turn"):
+        render_episode(tokenizer, messages, [], untrained=[2, 4])
 
 
 def test_arguments_become_objects_and_bad_ones_are_refused() -> None:
