@@ -33,7 +33,7 @@ for stage in "$@"; do
   for folder in "${folders[@]}"; do
     [ -e "$FROM/$folder" ] || continue
     while IFS= read -r f; do files+=("$f"); done < <(cd "$FROM" && find "$folder" -type f \
-      ! -name '*.gguf' ! -path '*/checkpoint/*' ! -name 'server.log' ! -name '*.partial.jsonl' \
+      ! -name '*.gguf' ! -path '*/checkpoint/*' ! -name '*server.log' ! -name '*.partial.jsonl' \
       ! -path '*/data/*.jsonl' ! -path 'sft-data/train.jsonl' ! -path 'transfer-data/*.jsonl' |
       sort)
   done
